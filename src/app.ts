@@ -1,0 +1,133 @@
+import swagger from '@fastify/swagger';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema.js';
+import { registerAuthentication } from './plugins/authentication.js';
+import { registerErrorHandler } from './plugins/errors.js';
+import { registerNotFound } from './plugins/not-found.js';
+import { registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
+import { requestIdOf } from './plugins/request-id.js';
+import { registerValidation } from './plugins/validation.js';
+import { logSerializers } from './plugins/logging.js';
+import { tokensService } from './resources/tokens/tokens.service.js';
+import { usersRoutes } from './resources/users/users.routes.js';
+import { usersService } from './resources/users/users.service.js';
+
+export interface AppOptions {
+  db: Kysely<Database>;
+  /** TLS material: the app then serves HTTPS (see server/listener.ts). */
+  https?: { key: string | Buffer; cert: string | Buffer };
+  /** TLS is terminated by a proxy: only requests it marks `X-Forwarded-Proto: https` are served. */
+  trustProxy?: boolean;
+  /** Origin for absolute URLs; else taken from the request. */
+  publicUrl?: string;
+  bodyLimit?: number;
+  /** pino options, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Readiness probe: does the database answer? */
+  ping?: () => Promise<void>;
+}
+
+function createServices(db: Kysely<Database>) {
+  return {
+    tokens: tokensService(db),
+    users: usersService(db),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export type ApiInstance = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+const API_BASES = ['/api/v5', '/dc/api/v5'];
+const resourceRoutes = [usersRoutes];
+
+/** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
+export async function buildApp(options: AppOptions): Promise<ApiInstance> {
+  const app = Fastify({
+    ...(options.https ? { https: options.https } : {}),
+    logger: options.logger ? { ...(options.logger as object), serializers: logSerializers } : false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    genReqId: requestIdOf,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiInstance;
+
+  app.decorate('services', createServices(options.db));
+  app.decorate('publicUrl', options.publicUrl);
+
+  registerValidation(app);
+  registerJsonParser(app);
+  registerErrorHandler(app);
+  registerNotFound(app);
+  registerProtocol(app, { trustProxy: options.trustProxy ?? false });
+  registerAuthentication(app, app.services.tokens);
+  registerAcceptCheck(app);
+
+  // Every route rejects unknown query parameters (an `access_token=` among them), even those without filters.
+  app.addHook('onRoute', (route) => {
+    route.schema ??= {};
+    route.schema.querystring ??= Type.Object({}, { additionalProperties: false });
+    if (route.prefix === '/dc/api/v5') route.schema.hide = true;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Training Platform REST API', version: '5', description: 'training-api: the v5 API, self-hosted.' },
+      servers: [{ url: '/api/v5' }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/api\/v5/, '') }),
+  });
+
+  app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/readyz',
+    { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } },
+    async () => {
+      await options.ping?.();
+      return { status: 'ok' };
+    },
+  );
+
+  for (const prefix of API_BASES) {
+    await app.register(
+      async (api) => {
+        api.get(
+          '/openapi.json',
+          { schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } } },
+          async () => app.swagger(),
+        );
+        for (const routes of resourceRoutes) await api.register(routes);
+      },
+      { prefix },
+    );
+  }
+  return app;
+}

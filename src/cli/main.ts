@@ -1,0 +1,167 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config, type Env } from '../config.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
+import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
+import { parseScopes, tokensService } from '../resources/tokens/tokens.service.js';
+import { serve } from './serve.js';
+
+const USAGE = `Usage: training-api <command> [options]
+
+Commands:
+  serve                                   run the HTTPS API server (default command)
+  migrate                                 apply pending database migrations
+  orgs create --name <name>               create an organization; prints its id
+  orgs list                               list organizations
+  tokens create --org <orgId> [--name <label>] [--scopes read,write] [--expires <ISO date>]
+                                          create an access token; prints it (shown only this once)
+  tokens list --org <orgId>               list an organization's tokens (never the secrets)
+  tokens revoke <tokenId>                 revoke a token; effective on its next request
+
+Options:
+  --json                                  print JSON instead of bare values
+  --<setting> <value>                     any setting of the environment, e.g. --database-url, --port
+  -h, --help                              this help`;
+
+/** Thrown for a mistake of the caller: printed without a stack trace, exit code 2. */
+class UsageError extends Error {}
+
+interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const SETTINGS = [
+  'database-url', 'database-pool-size', 'host', 'port', 'tls-cert-file', 'tls-key-file', 'trust-proxy',
+  'public-url', 'log-level', 'body-limit', 'data-dir',
+] as const;
+
+function parse(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      name: { type: 'string' },
+      org: { type: 'string' },
+      scopes: { type: 'string' },
+      expires: { type: 'string' },
+      ...Object.fromEntries(SETTINGS.map((setting) => [setting, { type: 'string' as const }])),
+    },
+  });
+  const overrides: Env = {};
+  for (const setting of SETTINGS) {
+    const value = (values as Record<string, unknown>)[setting];
+    if (typeof value === 'string') overrides[setting.toUpperCase().replace(/-/g, '_')] = value;
+  }
+  return { values, positionals, overrides };
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+async function withDatabase<T>(config: Config, work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const database = openDatabase(config.databaseUrl, { poolSize: 2 });
+  try {
+    await migrateToLatest(database.db);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+function table(rows: Record<string, unknown>[], columns: string[]): string {
+  return rows.map((row) => columns.map((c) => String(row[c] ?? '')).join('\t')).join('\n');
+}
+
+async function run(argv: string[], env: Env, io: Output): Promise<number> {
+  const { values, positionals, overrides } = parse(argv);
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const [command = 'serve', subcommand, argument] = positionals;
+  const config = loadConfig(env, overrides);
+  const print = (value: unknown, plain: string) => io.out(values.json ? JSON.stringify(value, null, 2) : plain);
+
+  switch (`${command} ${subcommand ?? ''}`.trim()) {
+    case 'serve': {
+      const server = await serve(config, io.err);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      io.err('Shutting down');
+      await server.close();
+      return 0;
+    }
+    case 'migrate':
+      return withDatabase(config, async () => {
+        print({ migrated: true }, 'Database is up to date');
+        return 0;
+      });
+    case 'orgs create':
+      return withDatabase(config, async ({ db }) => {
+        const organization = await organizationsRepository(db).create(required(values.name, '--name'));
+        print({ id: organization.id, name: organization.name, createdDate: organization.created_date }, organization.id);
+        return 0;
+      });
+    case 'orgs list':
+      return withDatabase(config, async ({ db }) => {
+        const organizations = (await organizationsRepository(db).list()).map((o) => ({ id: o.id, name: o.name, createdDate: o.created_date }));
+        print(organizations, table(organizations, ['id', 'name', 'createdDate']));
+        return 0;
+      });
+    case 'tokens create':
+      return withDatabase(config, async ({ db }) => {
+        const orgId = required(values.org, '--org');
+        if (!(await organizationsRepository(db).find(orgId))) throw new UsageError(`No organization has the id ${orgId}`);
+        const expiresDate = values.expires ? new Date(values.expires) : undefined;
+        if (expiresDate && Number.isNaN(expiresDate.getTime())) throw new UsageError(`--expires must be an ISO 8601 date (got "${values.expires}")`);
+        let scopes;
+        try {
+          scopes = values.scopes ? parseScopes(values.scopes) : undefined;
+        } catch (error) {
+          throw new UsageError((error as Error).message);
+        }
+        const { token, info } = await tokensService(db).create(orgId, { name: values.name, scopes, expiresDate });
+        print({ token, ...info }, token);
+        return 0;
+      });
+    case 'tokens list':
+      return withDatabase(config, async ({ db }) => {
+        const tokens = await tokensService(db).list(required(values.org, '--org'));
+        print(tokens, table(tokens as unknown as Record<string, unknown>[], ['id', 'name', 'scopes', 'createdDate', 'lastUsedDate', 'expiresDate', 'revokedDate']));
+        return 0;
+      });
+    case 'tokens revoke':
+      return withDatabase(config, async ({ db }) => {
+        const info = await tokensService(db).revoke(required(argument, 'the token id'));
+        if (!info) throw new UsageError(`No token has the id ${argument}`);
+        print(info, info.id);
+        return 0;
+      });
+    default:
+      throw new UsageError(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+  }
+}
+
+/** Runs the command line; returns the exit code. */
+export async function main(argv: string[], env: Env = process.env, io: Output = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+}): Promise<number> {
+  try {
+    return await run(argv, env, io);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`training-api: ${(error as Error).message}`);
+      return 2;
+    }
+    io.err(`training-api: ${(error as Error).stack ?? error}`);
+    return 1;
+  }
+}

@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
+import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
+import { tokensService } from '../resources/tokens/tokens.service.js';
+import { listenPlain, listenTls, type RunningServer } from '../server/listener.js';
+import { ensureSelfSignedCertificate, loadCertificate } from '../server/tls-certificate.js';
+
+/**
+ * First start on an empty database: one organization and one token, the token written to
+ * `<dataDir>/bootstrap-token` (0600) and returned so it can be shown once on the terminal.
+ */
+export async function bootstrap(database: DatabaseHandle, dataDir: string): Promise<string | undefined> {
+  const organizations = organizationsRepository(database.db);
+  if ((await organizations.list()).length > 0) return undefined;
+  const organization = await organizations.create('Default organization');
+  const { token } = await tokensService(database.db).create(organization.id, { name: 'bootstrap' });
+  await mkdir(dataDir, { recursive: true });
+  const file = join(dataDir, 'bootstrap-token');
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return token;
+}
+
+export interface Serving {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function serve(config: Config, log: (line: string) => void): Promise<Serving> {
+  const database = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
+  await migrateToLatest(database.db);
+  const token = await bootstrap(database, config.dataDir);
+
+  const tls = config.trustProxy
+    ? undefined
+    : config.tlsCertFile && config.tlsKeyFile
+      ? await loadCertificate(config.tlsCertFile, config.tlsKeyFile)
+      : await ensureSelfSignedCertificate(join(config.dataDir, 'tls'));
+
+  const app = await buildApp({
+    db: database.db,
+    ...(tls ? { https: tls } : {}),
+    trustProxy: config.trustProxy,
+    publicUrl: config.publicUrl,
+    bodyLimit: config.bodyLimit,
+    logger: { level: config.logLevel },
+    ping: async () => {
+      await sql`select 1`.execute(database.db);
+    },
+  });
+  let server: RunningServer;
+  try {
+    const listen = tls ? listenTls : listenPlain;
+    server = await listen(app, { host: config.host, port: config.port });
+  } catch (error) {
+    await app.close();
+    await database.close();
+    throw error;
+  }
+
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const baseUrl = `${config.publicUrl ?? `${tls ? 'https' : 'http'}://${host}:${server.port}`}/api/v5`;
+  const tokenFile = join(config.dataDir, 'bootstrap-token');
+  log(`training-api serving ${baseUrl}${tls && !config.tlsCertFile ? ' (self-signed certificate: use curl -k)' : ''}`);
+  if (token) log(`Created the default organization and its first access token (shown once, also in ${tokenFile}):\n  ${token}`);
+  else if (existsSync(tokenFile)) log(`Bootstrap access token: ${tokenFile}`);
+  return {
+    baseUrl,
+    async close() {
+      await server.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
+export interface Config {
+  databaseUrl: string;
+  databasePoolSize: number;
+  host: string;
+  port: number;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  trustProxy: boolean;
+  publicUrl?: string;
+  logLevel: string;
+  bodyLimit: number;
+  dataDir: string;
+}
+
+export type Env = Record<string, string | undefined>;
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+export class ConfigError extends Error {}
+
+/** `1mb`, `512kb`, `2048` → bytes. */
+export function parseByteSize(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
+  if (!match) throw new ConfigError(`BODY_LIMIT must be a size such as 1mb, 512kb or 1048576 (got "${value}")`);
+  return Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? '').toLowerCase()]!);
+}
+
+function parsePort(value: string, name: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`${name} must be a port number from 0 to 65535 (got "${value}")`);
+  }
+  return port;
+}
+
+function parsePositiveInteger(value: string, name: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new ConfigError(`${name} must be a positive integer (got "${value}")`);
+  return number;
+}
+
+function parseBoolean(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value);
+}
+
+function parsePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL such as https://training.example.com (got "${value}")`);
+  }
+  return url.origin;
+}
+
+export const DEFAULT_DATA_DIR = './data';
+
+/** Reads the configuration from `env`; `overrides` come from command-line flags, keyed like the variables. */
+export function loadConfig(env: Env, overrides: Env = {}): Config {
+  const get = (name: string) => overrides[name] ?? env[name];
+  const dataDir = get('DATA_DIR') ?? DEFAULT_DATA_DIR;
+  const certFile = get('TLS_CERT_FILE');
+  const keyFile = get('TLS_KEY_FILE');
+  if (Boolean(certFile) !== Boolean(keyFile)) {
+    throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  const publicUrl = get('PUBLIC_URL');
+  return {
+    databaseUrl: get('DATABASE_URL') ?? `sqlite:${dataDir}/training-api.db`,
+    databasePoolSize: parsePositiveInteger(get('DATABASE_POOL_SIZE') ?? '10', 'DATABASE_POOL_SIZE'),
+    host: get('HOST') ?? '127.0.0.1',
+    port: parsePort(get('PORT') ?? '8443', 'PORT'),
+    tlsCertFile: certFile,
+    tlsKeyFile: keyFile,
+    trustProxy: parseBoolean(get('TRUST_PROXY')),
+    publicUrl: publicUrl ? parsePublicUrl(publicUrl) : undefined,
+    logLevel: get('LOG_LEVEL') ?? 'info',
+    bodyLimit: parseByteSize(get('BODY_LIMIT') ?? '1mb'),
+    dataDir,
+  };
+}

@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+import { createSqliteDialect } from './sqlite-dialect.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** Connections in the PostgreSQL pool. */
+  poolSize?: number;
+  /** PostgreSQL schema to work in (tests give each file its own). */
+  schema?: string;
+}
+
+export function engineOf(url: string): Engine {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/[^@]*@/, '//***@')}")`);
+}
+
+function openSqlite(path: string): BetterSqlite3.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new BetterSqlite3(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // SQLite's lower() folds ASCII only; PostgreSQL's folds all of Unicode. Same answers on both engines.
+  sqlite.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  return sqlite;
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
+  const engine = engineOf(url);
+  if (engine === 'sqlite') {
+    const db = new Kysely<Database>({ dialect: createSqliteDialect(openSqlite(url.slice('sqlite:'.length))) });
+    return { db, engine, close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine, close: () => db.destroy() };
+}
+
+/** Applies pending migrations; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${(result.error as Error).message ?? result.error}`, { cause: result.error });
+  }
+  return result;
+}
+
+/** A unique-constraint violation, with the constraint's columns or name to tell which field is in use. */
+export function uniqueViolation(error: unknown): string | undefined {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  if (e?.code === '23505') return e.constraint ?? '';
+  if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return e.message ?? '';
+  return undefined;
+}

@@ -1,0 +1,69 @@
+/**
+ * The error catalogue: every refusal the API gives is made here, so status and body always match
+ * the v5 shapes (`fieldErrors` for 400, `errors` for everything else).
+ */
+export type FieldErrors = Record<string, string>;
+
+export interface ErrorBody {
+  message?: string;
+  fieldErrors?: FieldErrors;
+  errors?: string[];
+  error?: string;
+  error_description?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.message ?? body.errors?.join(' ') ?? `HTTP ${statusCode}`);
+    this.name = 'ApiError';
+  }
+}
+
+export const REALM = 'Bearer realm="training-api"';
+export const NOT_FOUND_MESSAGE = 'No resource exists with the given id.';
+
+function summarize(fieldErrors: FieldErrors): string {
+  const names = Object.keys(fieldErrors);
+  if (names.length === 1) return `${names[0]}: ${fieldErrors[names[0]!]}`;
+  return `${names.length} properties are invalid: ${names.join(', ')}`;
+}
+
+export const errors = {
+  notFound: () => new ApiError(404, { errors: [NOT_FOUND_MESSAGE] }),
+  noSuchAddress: () => new ApiError(404, { errors: ['No resource exists at this address.'] }),
+  fieldErrors: (fieldErrors: FieldErrors, message = summarize(fieldErrors)) =>
+    new ApiError(400, { message, fieldErrors }),
+  badRequest: (problem: string) => new ApiError(400, { message: problem, errors: [problem] }),
+  authenticationRequired: () =>
+    new ApiError(401, { errors: ['Authentication required'] }, { 'WWW-Authenticate': REALM }),
+  invalidToken: (description: string) =>
+    new ApiError(
+      401,
+      { errors: [description], error: 'invalid_token', error_description: description },
+      { 'WWW-Authenticate': `${REALM}, error="invalid_token"` },
+    ),
+  insufficientScope: (scope: string) => {
+    const description = `This token lacks the "${scope}" scope`;
+    return new ApiError(
+      403,
+      { errors: [description], error: 'insufficient_scope', error_description: description },
+      { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"` },
+    );
+  },
+  httpsRequired: () => new ApiError(403, { errors: ['HTTPS is required'] }),
+  methodNotAllowed: (method: string, allow: string[]) =>
+    new ApiError(405, { errors: [`Method ${method} is not allowed here; allowed: ${allow.join(', ')}`] }, { Allow: allow.join(', ') }),
+  notAcceptable: () =>
+    new ApiError(406, { errors: ['This API only produces application/json; the Accept header excludes it'] }),
+  payloadTooLarge: (limit: number) =>
+    new ApiError(413, { errors: [`The request body exceeds the limit of ${limit} bytes`] }),
+  unsupportedMediaType: () =>
+    new ApiError(415, { errors: ['A request body must be sent with Content-Type: application/json'] }),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    new ApiError(429, { errors: ['Too many requests'] }, { 'Retry-After': String(retryAfterSeconds) }),
+  internal: () => new ApiError(500, { errors: ['Internal server error'] }),
+};

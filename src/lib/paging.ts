@@ -1,0 +1,60 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { requestOrigin } from './urls.js';
+
+export const DEFAULT_LIMIT = 15;
+export const MAX_LIMIT = 100;
+
+export const PagingQuery = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, errorMessage: `must be an integer from 1 to ${MAX_LIMIT}` }),
+  ),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, errorMessage: 'must be an integer of 0 or more' })),
+};
+
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
+export function pagingOf(query: { limit?: number; offset?: number }): Paging {
+  return { limit: query.limit ?? DEFAULT_LIMIT, offset: query.offset ?? 0 };
+}
+
+/** The paged envelope of v5; `previous` repeats `prev` for clients that read that name. */
+export function Page<T extends TSchema>(item: T) {
+  return Type.Object({
+    results: Type.Array(item),
+    next: Type.Optional(Type.String({ format: 'uri', description: 'Present when more items follow' })),
+    prev: Type.Optional(Type.String({ format: 'uri', description: 'Present when offset > 0' })),
+    previous: Type.Optional(Type.String({ format: 'uri', description: 'Same as prev' })),
+  });
+}
+
+export interface PageBody<T> {
+  results: T[];
+  next?: string;
+  prev?: string;
+  previous?: string;
+}
+
+function pageUrl(request: FastifyRequest, limit: number, offset: number, origin: string): string {
+  const [path, query = ''] = request.url.split('?', 2) as [string, string?];
+  const params = new URLSearchParams(query);
+  params.set('limit', String(limit));
+  params.set('offset', String(offset));
+  return `${origin}${path}?${params}`;
+}
+
+/**
+ * Builds the envelope from up to `limit + 1` rows read at `offset`: the extra row only tells that a
+ * next page exists, so no count query is needed.
+ */
+export function pageOf<T>(request: FastifyRequest, rows: T[], paging: Paging): PageBody<T> {
+  const { limit, offset } = paging;
+  const page: PageBody<T> = { results: rows.slice(0, limit) };
+  const origin = requestOrigin(request);
+  if (rows.length > limit) page.next = pageUrl(request, limit, offset + limit, origin);
+  if (offset > 0) page.prev = page.previous = pageUrl(request, limit, Math.max(0, offset - limit), origin);
+  return page;
+}

@@ -1,0 +1,51 @@
+import { Type, type SchemaOptions, type TSchema, type Static } from '@sinclair/typebox';
+
+/**
+ * Schema building blocks shared by every resource. `errorMessage` is an annotation our validation
+ * error formatter prefers over the validator's generic wording.
+ */
+declare module '@sinclair/typebox' {
+  interface SchemaOptions {
+    errorMessage?: string;
+  }
+}
+
+/** A body property that is accepted and ignored whatever its value (read-only, so clients can PUT back what they read). */
+export const ReadOnly = () => Type.Optional(Type.Unknown({ description: 'Read-only; ignored on input.' }));
+
+/** A schema that also accepts `null` (meaning "clear"), expressed as a type list so errors stay readable. */
+export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
+  const { type } = schema as unknown as { type: string };
+  return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [type, 'null'] });
+}
+
+/** Request bodies are closed: an unknown property is a 400, never silently dropped. */
+export function Body<P extends Parameters<typeof Type.Object>[0]>(properties: P, options: SchemaOptions = {}) {
+  return Type.Object(properties, { additionalProperties: false, ...options });
+}
+
+export const IdParams = Type.Object({ id: Type.String() });
+
+export const Timestamp = (description: string) =>
+  Type.String({ description: `${description}, UTC yyyy-mm-ddThh:mm:ssZ`, examples: ['2013-10-23T00:48:50Z'] });
+
+export const DateFilter = (description: string) =>
+  Type.Optional(
+    Type.String({
+      format: 'date-filter',
+      description: `${description}: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be ..`,
+    }),
+  );
+
+export const NOT_FOUND_RESPONSE = Type.Object({ errors: Type.Array(Type.String()) }, { description: 'No resource exists with the given id.' });
+export const ERROR_RESPONSE = Type.Object(
+  {
+    message: Type.Optional(Type.String()),
+    fieldErrors: Type.Optional(Type.Record(Type.String(), Type.String())),
+    errors: Type.Optional(Type.Array(Type.String())),
+  },
+  { description: 'Validation failure' },
+);
+/** Empty-bodied responses: documented, with nothing to serialize. */
+export const NO_CONTENT = Type.Unsafe<void>({ description: 'No content' });
+export const CREATED = Type.Unsafe<void>({ description: 'Created; the Location header holds the URL of the new item' });

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../lib/errors.js';
+import type { Caller, TokensService } from '../resources/tokens/tokens.service.js';
+import { isApiPath } from './protocol.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller; set on every /api/v5 request that reaches a handler. */
+    caller: Caller;
+  }
+}
+
+const PUBLIC_PATHS = new Set(['/api/v5/openapi.json', '/dc/api/v5/openapi.json']);
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
+
+/**
+ * Bearer authentication for the whole /api/v5 subtree, known paths or not (401 comes before
+ * 404/405). The scope check waits until routing is known, so a write to an unknown address is a 404.
+ */
+export function registerAuthentication(app: FastifyInstance, tokens: TokensService): void {
+  app.decorateRequest('caller', null as unknown as Caller);
+
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?', 1)[0]!;
+    if (!isApiPath(path) || PUBLIC_PATHS.has(path.replace(/\/$/, ''))) return;
+    const header = request.headers.authorization;
+    if (!header) throw errors.authenticationRequired();
+    const bearer = BEARER.exec(header);
+    if (!bearer) throw errors.invalidToken('The Authorization header must be "Bearer <token>"');
+    request.caller = await tokens.authenticate(bearer[1]!);
+    if (!request.is404 && !READ_METHODS.has(request.method) && !request.caller.scopes.includes('write')) {
+      throw errors.insufficientScope('write');
+    }
+  });
+}

@@ -1,0 +1,45 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errors } from '../lib/errors.js';
+import { describeValidation } from './validation.js';
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.statusCode).headers(error.headers).send(error.body);
+}
+
+/** Fastify's own refusals (body parsing, limits) in the v5 shapes. */
+function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
+  if (error.validation) {
+    const { fieldErrors, errors: problems } = describeValidation(error.validation, error.validationContext ?? 'body');
+    if (problems.length > 0) return errors.badRequest(problems[0]!);
+    return errors.fieldErrors(fieldErrors);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType();
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.badRequest(`Malformed JSON in the request body: ${error.message}`);
+  }
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|prototype/i.test(error.message))) {
+    return errors.badRequest(`Malformed JSON in the request body: ${error.message}`);
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, { errors: [error.message] });
+  }
+  return undefined;
+}
+
+/** One handler renders every error; anything unexpected is logged with its request id and becomes a bare 500. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = error instanceof ApiError ? error : fromFastifyError(error, request);
+    if (known) {
+      request.log.info({ statusCode: known.statusCode, reason: known.body }, 'request refused');
+      return sendError(reply, known);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, errors.internal());
+  });
+}

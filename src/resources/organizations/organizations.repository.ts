@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { Database, OrganizationsTable } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { now } from '../../lib/time.js';
+
+export type Organization = OrganizationsTable;
+
+/** Organizations are the tenants; they are managed from the command line, not the API. */
+export function organizationsRepository(db: Kysely<Database>) {
+  return {
+    async create(name: string): Promise<Organization> {
+      const organization = { id: newId(), name, created_date: now() };
+      await db.insertInto('organizations').values(organization).execute();
+      return organization;
+    },
+    list(): Promise<Organization[]> {
+      return db.selectFrom('organizations').selectAll().orderBy('created_date').orderBy('id').execute();
+    },
+    find(id: string): Promise<Organization | undefined> {
+      return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { PagingQuery } from '../../lib/paging.js';
+
+export const EMAIL_MESSAGE = 'Invalid email address';
+export const PASSWORD_MESSAGE = 'The password must be 6 to 64 characters long and contain at least one letter and one number';
+
+const Email = Type.String({
+  maxLength: 254,
+  pattern: '^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$',
+  errorMessage: EMAIL_MESSAGE,
+  description: 'Login email, unique in the organization (case-insensitive)',
+});
+const Password = Type.String({
+  pattern: '^(?=[\\s\\S]*\\p{L})(?=[\\s\\S]*\\p{N})[\\s\\S]{6,64}$',
+  errorMessage: PASSWORD_MESSAGE,
+  description: 'Write-only. 6 to 64 characters with at least one letter and one number',
+  writeOnly: true,
+});
+const Name = (description: string) => Type.String({ maxLength: 255, errorMessage: 'must be a string of at most 255 characters', description });
+const Username = Type.String({
+  maxLength: 255,
+  pattern: '^\\S*$',
+  errorMessage: 'must be a string of at most 255 characters without spaces',
+  description: 'Unique in the organization (case-insensitive)',
+});
+const Locale = Type.String({
+  pattern: '^[a-z]{2}(-[A-Z]{2})?$',
+  errorMessage: 'must be an ISO 639-1 language code, optionally with a region, such as "en" or "en-US"',
+  description: 'ISO 639-1 language code, optionally -REGION',
+});
+const Tags = Type.Array(Type.String({ maxLength: 255 }), {
+  maxItems: 100,
+  errorMessage: 'must be a list of at most 100 strings',
+  description: 'Entries holding commas or spaces are split into several tags; duplicates are dropped',
+});
+
+export const User = Type.Object(
+  {
+    id: Type.String(),
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    username: Type.Optional(Type.String()),
+    email: Type.String(),
+    tags: Type.Optional(Type.Array(Type.String())),
+    locale: Type.Optional(Type.String()),
+    createdDate: Timestamp('When the user was created'),
+    lastLoginDate: Type.Optional(Timestamp('Last login')),
+  },
+  { $id: 'User', additionalProperties: false },
+);
+export type User = Static<typeof User>;
+
+const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), lastLoginDate: ReadOnly() };
+
+export const CreateUser = Body({
+  email: Email,
+  password: Type.Optional(Password),
+  firstName: Type.Optional(Name('First name')),
+  lastName: Type.Optional(Name('Last name')),
+  username: Type.Optional(Username),
+  tags: Type.Optional(Tags),
+  locale: Type.Optional(Locale),
+  ...readOnlyProperties,
+});
+export type CreateUser = Static<typeof CreateUser>;
+
+/** Partial: what is not sent keeps its value; `null` or `""` clears an optional property. */
+export const UpdateUser = Body({
+  email: Type.Optional(Email),
+  password: Type.Optional(Password),
+  firstName: Type.Optional(Nullable(Name('First name'))),
+  lastName: Type.Optional(Nullable(Name('Last name'))),
+  username: Type.Optional(Nullable(Username)),
+  tags: Type.Optional(Nullable(Tags)),
+  locale: Type.Optional(Nullable(Locale, { pattern: '^([a-z]{2}(-[A-Z]{2})?)?$' })),
+  ...readOnlyProperties,
+});
+export type UpdateUser = Static<typeof UpdateUser>;
+
+export const UserQuery = Type.Object(
+  {
+    ...PagingQuery,
+    email: Type.Optional(Type.String({ description: 'Exact match, case-insensitive' })),
+    firstName: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
+    lastName: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
+    username: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
+    tags: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; a user matches when it has all of them' })),
+    createdDate: DateFilter('Creation date'),
+    lastLoginDate: DateFilter('Last login date'),
+  },
+  { additionalProperties: false },
+);
+export type UserQuery = Static<typeof UserQuery>;

@@ -1,0 +1,134 @@
+import type { Kysely } from 'kysely';
+import { uniqueViolation } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { parseDateFilter } from '../../lib/date-filter.js';
+import { errors, type FieldErrors } from '../../lib/errors.js';
+import { isId, newId } from '../../lib/ids.js';
+import type { Paging } from '../../lib/paging.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { normalizeTags, parseTagFilter } from '../../lib/tags.js';
+import { now } from '../../lib/time.js';
+import type { Caller } from '../tokens/tokens.service.js';
+import { usersRepository, type UserPatch, type UserRow } from './users.repository.js';
+import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
+
+const IN_USE = 'is already in use';
+
+export function toResponse(row: UserRow): User {
+  const user: User = { id: row.id, email: row.email, createdDate: row.created_date };
+  if (row.first_name) user.firstName = row.first_name;
+  if (row.last_name) user.lastName = row.last_name;
+  if (row.username) user.username = row.username;
+  if (row.tags) user.tags = row.tags.split(' ');
+  if (row.locale) user.locale = row.locale;
+  if (row.last_login_date) user.lastLoginDate = row.last_login_date;
+  return user;
+}
+
+/** `""` and `null` both mean "no value". */
+function blankToNull(value: string | null | undefined): string | null {
+  return value ? value : null;
+}
+
+function tagsColumn(tags: string[] | null | undefined): string | null {
+  return tags ? normalizeTags(tags).join(' ') || null : null;
+}
+
+export function usersService(db: Kysely<Database>) {
+  const users = usersRepository(db);
+
+  /** Both uniqueness conflicts at once; the constraint still decides a race (see `insertOrConflict`). */
+  async function checkUnique(orgId: string, keys: { emailKey?: string; usernameKey?: string }, exceptId?: string) {
+    if (!keys.emailKey && !keys.usernameKey) return;
+    const conflicts = await users.findConflicts(orgId, keys, exceptId);
+    const fieldErrors: FieldErrors = {};
+    for (const conflict of conflicts) {
+      if (keys.emailKey && conflict.email_key === keys.emailKey) fieldErrors.email = IN_USE;
+      if (keys.usernameKey && conflict.username_key === keys.usernameKey) fieldErrors.username = IN_USE;
+    }
+    if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+  }
+
+  /** Runs a write; a unique-constraint violation (a concurrent twin won) becomes the same 400. */
+  async function conflictsAsFieldErrors<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      const constraint = uniqueViolation(error);
+      if (constraint === undefined) throw error;
+      throw errors.fieldErrors(constraint.includes('username') ? { username: IN_USE } : { email: IN_USE });
+    }
+  }
+
+  return {
+    async list(caller: Caller, query: UserQuery, paging: Paging): Promise<User[]> {
+      const rows = await users.list(
+        caller.orgId,
+        {
+          emailKey: query.email?.toLowerCase(),
+          firstName: query.firstName,
+          lastName: query.lastName,
+          username: query.username,
+          tags: query.tags === undefined ? undefined : parseTagFilter(query.tags),
+          createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
+          lastLoginDate: query.lastLoginDate === undefined ? undefined : parseDateFilter(query.lastLoginDate),
+        },
+        paging,
+      );
+      return rows.map(toResponse);
+    },
+
+    async get(caller: Caller, id: string): Promise<User> {
+      const row = isId(id) ? await users.find(caller.orgId, id) : undefined;
+      if (!row) throw errors.notFound();
+      return toResponse(row);
+    },
+
+    async create(caller: Caller, input: CreateUser): Promise<string> {
+      const username = blankToNull(input.username);
+      const row: UserRow = {
+        org_id: caller.orgId,
+        id: newId(),
+        first_name: blankToNull(input.firstName),
+        last_name: blankToNull(input.lastName),
+        username,
+        username_key: username?.toLowerCase() ?? null,
+        email: input.email,
+        email_key: input.email.toLowerCase(),
+        password_hash: input.password ? await hashPassword(input.password) : null,
+        locale: blankToNull(input.locale),
+        tags: tagsColumn(input.tags),
+        created_date: now(),
+        last_login_date: null,
+      };
+      await checkUnique(caller.orgId, { emailKey: row.email_key, usernameKey: row.username_key ?? undefined });
+      await conflictsAsFieldErrors(() => users.insert(row));
+      return row.id;
+    },
+
+    async update(caller: Caller, id: string, input: UpdateUser): Promise<void> {
+      if (!isId(id) || !(await users.find(caller.orgId, id))) throw errors.notFound();
+      const patch: UserPatch = {};
+      if (input.email !== undefined) Object.assign(patch, { email: input.email, email_key: input.email.toLowerCase() });
+      if (input.username !== undefined) {
+        const username = blankToNull(input.username);
+        Object.assign(patch, { username, username_key: username?.toLowerCase() ?? null });
+      }
+      if (input.firstName !== undefined) patch.first_name = blankToNull(input.firstName);
+      if (input.lastName !== undefined) patch.last_name = blankToNull(input.lastName);
+      if (input.locale !== undefined) patch.locale = blankToNull(input.locale);
+      if (input.tags !== undefined) patch.tags = tagsColumn(input.tags);
+      if (input.password !== undefined) patch.password_hash = await hashPassword(input.password);
+      if (Object.keys(patch).length === 0) return;
+      await checkUnique(caller.orgId, { emailKey: patch.email_key, usernameKey: patch.username_key ?? undefined }, id);
+      const updated = await conflictsAsFieldErrors(() => users.update(caller.orgId, id, patch));
+      if (!updated) throw errors.notFound(); // deleted meanwhile
+    },
+
+    async delete(caller: Caller, id: string): Promise<void> {
+      if (!isId(id) || !(await users.delete(caller.orgId, id))) throw errors.notFound();
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof usersService>;

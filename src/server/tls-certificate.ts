@@ -1,0 +1,77 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+
+export interface CertificatePair {
+  key: string;
+  cert: string;
+}
+
+const VALIDITY_YEARS = 10;
+
+export async function ensureSelfSignedCertificate(
+  dir: string,
+): Promise<CertificatePair & { generated: boolean }> {
+  const keyFile = join(dir, 'key.pem');
+  const certFile = join(dir, 'cert.pem');
+
+  const existing = await readPairIfPresent(certFile, keyFile);
+  if (existing) return { ...existing, generated: false };
+
+  const notBeforeDate = new Date();
+  const notAfterDate = new Date(notBeforeDate);
+  notAfterDate.setFullYear(notAfterDate.getFullYear() + VALIDITY_YEARS);
+
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: false, critical: true },
+      // ECDSA keys sign the handshake; keyEncipherment only applies to RSA.
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFile(keyFile, pems.private, { mode: 0o600 });
+  await writeFile(certFile, pems.cert, { mode: 0o644 });
+  // The creation mode is filtered by the umask and ignored when a lone key.pem already existed.
+  await chmod(keyFile, 0o600);
+  await chmod(certFile, 0o644);
+  return { key: pems.private, cert: pems.cert, generated: true };
+}
+
+export async function loadCertificate(certFile: string, keyFile: string): Promise<CertificatePair> {
+  const [cert, key] = await Promise.all([readPem(certFile, 'certificate'), readPem(keyFile, 'private key')]);
+  return { key, cert };
+}
+
+async function readPairIfPresent(certFile: string, keyFile: string): Promise<CertificatePair | null> {
+  try {
+    const [key, cert] = await Promise.all([readFile(keyFile, 'utf8'), readFile(certFile, 'utf8')]);
+    return { key, cert };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+async function readPem(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new Error(`Cannot read TLS ${what} file "${file}": ${(err as Error).message}`, { cause: err });
+  }
+}

@@ -1,0 +1,249 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { Kysely, sql, type ColumnType, type Generated } from 'kysely';
+import { createSqliteDialect } from '../../src/db/sqlite-dialect.js';
+
+interface Schema {
+  items: {
+    id: Generated<number>;
+    name: string;
+    active: ColumnType<number, boolean | undefined, boolean>;
+  };
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-dialect-test-'));
+const opened: Kysely<Schema>[] = [];
+let fileCount = 0;
+
+after(async () => {
+  for (const db of opened) await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh database file with an `items` table; `prepared` records every SQL text handed to prepare(). */
+function setup(options?: { statementCacheSize?: number }): { db: Kysely<Schema>; sqlite: Database.Database; prepared: string[] } {
+  const sqlite = new Database(path.join(dir, `db-${++fileCount}.sqlite`));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.exec('create table items (id integer primary key, name text not null unique, active integer not null default 1)');
+  const prepared: string[] = [];
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((sql: string) => {
+    prepared.push(sql);
+    return prepare(sql);
+  }) as typeof sqlite.prepare;
+  const db = new Kysely<Schema>({ dialect: createSqliteDialect(sqlite, options) });
+  opened.push(db);
+  return { db, sqlite, prepared };
+}
+
+async function names(db: Kysely<Schema>): Promise<string[]> {
+  const rows = await db.selectFrom('items').select('name').orderBy('id').execute();
+  return rows.map((row) => row.name);
+}
+
+/** A promise plus the function that resolves it, to signal from inside a transaction. */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire = (): void => {};
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire };
+}
+
+describe('createSqliteDialect: queries', () => {
+  it('inserts, selects, updates and deletes with affected-row counts and insert ids', async () => {
+    const { db } = setup();
+
+    const first = await db.insertInto('items').values({ name: 'a' }).executeTakeFirstOrThrow();
+    assert.equal(first.insertId, 1n);
+    assert.equal(first.numInsertedOrUpdatedRows, 1n);
+    const second = await db.insertInto('items').values({ name: 'b', active: false }).executeTakeFirstOrThrow();
+    assert.equal(second.insertId, 2n);
+
+    assert.deepEqual(await db.selectFrom('items').selectAll().orderBy('id').execute(), [
+      { id: 1, name: 'a', active: 1 },
+      { id: 2, name: 'b', active: 0 },
+    ]);
+
+    const updated = await db.updateTable('items').set({ active: true }).executeTakeFirstOrThrow();
+    assert.equal(updated.numUpdatedRows, 2n);
+
+    const deleted = await db.deleteFrom('items').where('name', '=', 'a').executeTakeFirstOrThrow();
+    assert.equal(deleted.numDeletedRows, 1n);
+    assert.deepEqual(await names(db), ['b']);
+  });
+
+  it('returns rows from writes with RETURNING', async () => {
+    const { db } = setup();
+    const row = await db.insertInto('items').values({ name: 'a' }).returning(['id', 'name']).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { id: 1, name: 'a' });
+  });
+
+  it('binds booleans as 0 and 1', async () => {
+    const { db } = setup();
+    await db.insertInto('items').values([{ name: 'on', active: true }, { name: 'off', active: false }]).execute();
+    const rows = await db.selectFrom('items').select('name').where(sql<boolean>`active = ${false}`).execute();
+    assert.deepEqual(rows, [{ name: 'off' }]);
+  });
+
+  it('streams rows in chunks', async () => {
+    const { db } = setup();
+    await db.insertInto('items').values(['a', 'b', 'c'].map((name) => ({ name }))).execute();
+    const streamed: string[] = [];
+    for await (const row of db.selectFrom('items').select('name').orderBy('id').stream(2)) streamed.push(row.name);
+    assert.deepEqual(streamed, ['a', 'b', 'c']);
+  });
+
+  it('holds outside writes back until a stream ends', async () => {
+    const { db } = setup();
+    await db.insertInto('items').values(['a', 'b'].map((name) => ({ name }))).execute();
+    let write: Promise<unknown> | undefined;
+    let writeDone = false;
+    for await (const row of db.selectFrom('items').select('name').orderBy('id').stream()) {
+      if (row.name === 'a') write = db.insertInto('items').values({ name: 'c' }).execute().then(() => (writeDone = true));
+      await sleep(10);
+      assert.equal(writeDone, false);
+    }
+    await write;
+    assert.deepEqual(await names(db), ['a', 'b', 'c']);
+  });
+});
+
+describe('createSqliteDialect: statement cache', () => {
+  it('prepares the same SQL once however often it runs', async () => {
+    const { db, prepared } = setup();
+    for (let id = 1; id <= 50; id++) {
+      await db.selectFrom('items').selectAll().where('id', '=', id).execute();
+    }
+    const selects = prepared.filter((sql) => sql.startsWith('select'));
+    assert.equal(selects.length, 1);
+  });
+
+  it('evicts the least recently used statement beyond statementCacheSize', async () => {
+    const { db, prepared } = setup({ statementCacheSize: 1 });
+    const byId = () => db.selectFrom('items').selectAll().where('id', '=', 1).execute();
+    const byName = () => db.selectFrom('items').selectAll().where('name', '=', 'a').execute();
+    await byId();
+    await byId();
+    assert.equal(prepared.length, 1);
+    await byName();
+    await byId();
+    assert.equal(prepared.length, 3);
+  });
+
+  it('rejects an invalid statementCacheSize', () => {
+    const sqlite = new Database(':memory:');
+    assert.throws(() => createSqliteDialect(sqlite, { statementCacheSize: -1 }), RangeError);
+    sqlite.close();
+  });
+});
+
+describe('createSqliteDialect: transactions', () => {
+  it('holds an outside write back until the open transaction commits', async () => {
+    const { db } = setup();
+    const inserted = signal();
+    const events: string[] = [];
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ name: 'inside' }).execute();
+      inserted.fire();
+      await sleep(50);
+      events.push('transaction body done');
+    });
+    await inserted.promise;
+    await db.insertInto('items').values({ name: 'outside' }).execute();
+    events.push('outside write done');
+    await transaction;
+    assert.deepEqual(events, ['transaction body done', 'outside write done']);
+    assert.deepEqual(await names(db), ['inside', 'outside']);
+  });
+
+  it('does not roll back an outside write that was waiting on the transaction', async () => {
+    const { db } = setup();
+    const inserted = signal();
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ name: 'inside' }).execute();
+      inserted.fire();
+      await sleep(50);
+      throw new Error('roll back');
+    });
+    await inserted.promise;
+    const outside = db.insertInto('items').values({ name: 'outside' }).execute();
+    await assert.rejects(transaction, /roll back/);
+    await outside;
+    assert.deepEqual(await names(db), ['outside']);
+  });
+
+  it('runs concurrent transactions one after the other', async () => {
+    const { db } = setup();
+    const events: string[] = [];
+    const work = (label: string) =>
+      db.transaction().execute(async (trx) => {
+        events.push(`${label} begin`);
+        await trx.insertInto('items').values({ name: `${label}1` }).execute();
+        await sleep(20);
+        await trx.insertInto('items').values({ name: `${label}2` }).execute();
+        events.push(`${label} end`);
+      });
+    await Promise.all([work('a'), work('b'), work('c')]);
+    assert.deepEqual(events, ['a begin', 'a end', 'b begin', 'b end', 'c begin', 'c end']);
+    assert.deepEqual(await names(db), ['a1', 'a2', 'b1', 'b2', 'c1', 'c2']);
+  });
+
+  it('leaves no trace of a rolled back transaction', async () => {
+    const { db, sqlite } = setup();
+    await db.insertInto('items').values(['a', 'b'].map((name) => ({ name }))).execute();
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ name: 'c' }).execute();
+        await trx.updateTable('items').set({ name: 'renamed' }).where('name', '=', 'a').execute();
+        await trx.deleteFrom('items').where('name', '=', 'b').execute();
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    assert.equal(sqlite.inTransaction, false);
+    assert.deepEqual(await names(db), ['a', 'b']);
+  });
+
+  it('keeps working after a statement fails inside a transaction', async () => {
+    const { db, sqlite } = setup();
+    await db.insertInto('items').values({ name: 'a' }).execute();
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ name: 'b' }).execute();
+        await trx.insertInto('items').values({ name: 'a' }).execute();
+      }),
+      /UNIQUE constraint failed/,
+    );
+    assert.equal(sqlite.inTransaction, false);
+
+    await db.insertInto('items').values({ name: 'c' }).execute();
+    await db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'd' }).execute());
+    assert.deepEqual(await names(db), ['a', 'c', 'd']);
+  });
+
+  it('keeps working after a statement fails outside a transaction', async () => {
+    const { db } = setup();
+    await db.insertInto('items').values({ name: 'a' }).execute();
+    await assert.rejects(db.insertInto('items').values({ name: 'a' }).execute(), /UNIQUE constraint failed/);
+    await db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'b' }).execute());
+    assert.deepEqual(await names(db), ['a', 'b']);
+  });
+
+  it('rolls back to a savepoint', async () => {
+    const { db } = setup();
+    const trx = await db.startTransaction().execute();
+    await trx.insertInto('items').values({ name: 'kept' }).execute();
+    const afterKept = await trx.savepoint('after kept').execute();
+    await afterKept.insertInto('items').values({ name: 'undone' }).execute();
+    await afterKept.rollbackToSavepoint('after kept').execute();
+    await afterKept.releaseSavepoint('after kept').execute();
+    await trx.commit().execute();
+    assert.deepEqual(await names(db), ['kept']);
+  });
+});

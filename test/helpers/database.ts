@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Engine } from '../../src/db/database.js';
+import { newId } from '../../src/lib/ids.js';
+
+/** SQLite always; PostgreSQL too when TEST_POSTGRES_URL names a server. */
+export const ENGINES: Engine[] = process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDatabase extends DatabaseHandle {
+  /** The DATABASE_URL another process would use to reach the same data. */
+  url: string;
+  /** PostgreSQL schema of this database, when on PostgreSQL. */
+  schema?: string;
+  /** Closes and throws the database away. */
+  drop(): Promise<void>;
+}
+
+async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh, migrated database: a SQLite file in a temp directory, or a schema of its own on the
+ * PostgreSQL test server, so test files can run in parallel.
+ */
+export async function createTestDatabase(engine: Engine, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  let database: TestDatabase;
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'training-api-test-'));
+    const url = `sqlite:${join(dir, 'test.db')}`;
+    const handle = openDatabase(url);
+    database = {
+      ...handle,
+      url,
+      async drop() {
+        await handle.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } else {
+    const schema = `test_${newId()}`;
+    const base = process.env.TEST_POSTGRES_URL!;
+    await withAdmin((client) => client.query(`create schema ${schema}`));
+    const handle = openDatabase(base, { schema, poolSize: 10 });
+    const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    database = {
+      ...handle,
+      url,
+      schema,
+      async drop() {
+        await handle.close();
+        await withAdmin((client) => client.query(`drop schema ${schema} cascade`));
+      },
+    };
+  }
+  if (options.migrate !== false) await migrateToLatest(database.db);
+  return database;
+}
