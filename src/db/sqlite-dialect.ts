@@ -118,7 +118,7 @@ class SqliteDriver implements Driver {
     const owner = connection as SqliteConnection;
     await this.#lock.acquire(owner);
     try {
-      await owner.executeQuery(CompiledQuery.raw('begin'));
+      await owner.executeQuery(CompiledQuery.raw('begin immediate'));
     } catch (error) {
       this.#lock.release(owner);
       throw error;

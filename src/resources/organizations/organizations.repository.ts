@@ -2,16 +2,21 @@ import type { Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
+import { provisioners } from './provisioning.js';
 
 export type Organization = OrganizationsTable;
 
 /** Organizations are the tenants; they are managed from the command line, not the API. */
 export function organizationsRepository(db: Kysely<Database>) {
   return {
-    async create(name: string): Promise<Organization> {
-      const organization = { id: newId(), name, created_date: now() };
-      await db.insertInto('organizations').values(organization).execute();
-      return organization;
+    /** Creates the organization with everything every organization starts with, in one transaction. */
+    create(name: string): Promise<Organization> {
+      return db.transaction().execute(async (trx) => {
+        const organization = { id: newId(), name, created_date: now() };
+        await trx.insertInto('organizations').values(organization).execute();
+        for (const provision of provisioners) await provision(trx, organization.id);
+        return organization;
+      });
     },
     list(): Promise<Organization[]> {
       return db.selectFrom('organizations').selectAll().orderBy('created_date').orderBy('id').execute();

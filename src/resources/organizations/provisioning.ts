@@ -1,0 +1,11 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/** Creates what a resource gives every new organization (its predefined rows), inside the creating transaction. */
+export type Provisioner = (trx: Kysely<Database>, orgId: string) => Promise<void>;
+
+/**
+ * Everything a new organization starts with. Existing organizations get the same rows through the
+ * migration that introduces them.
+ */
+export const provisioners: Provisioner[] = [];
