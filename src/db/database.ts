@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { isPostgres } from './locking.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -59,7 +60,12 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
 
 /** Applies pending migrations; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its bookkeeping tables in `public` unless told otherwise; keep them in the
+  // schema the connection works in (search_path), beside the data they describe.
+  const migrationTableSchema = isPostgres(db)
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+    : undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

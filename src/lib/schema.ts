@@ -1,3 +1,4 @@
+import { DATE_FILTER_HINT } from './date-filter.js';
 import { Type, type SchemaOptions, type TSchema, type Static } from '@sinclair/typebox';
 
 /**
@@ -33,6 +34,7 @@ export const DateFilter = (description: string) =>
   Type.Optional(
     Type.String({
       format: 'date-filter',
+      errorMessage: DATE_FILTER_HINT,
       description: `${description}: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be ..`,
     }),
   );

@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { forEachEngine } from '../helpers/harness.js';
+
+const PASSWORD_MESSAGE = 'The password must be 6 to 64 characters long and contain at least one letter and one number';
+
+forEachEngine('users', (h) => {
+  it('creates a user: 201, absolute Location, empty body; reads it back without the password', async () => {
+    const response = await h.post('users', {
+      email: 'Ada@Example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      username: 'ada',
+      password: 'engine1',
+      locale: 'en-GB',
+      tags: ['math, poetry', 'math'],
+    });
+    assert.equal(response.statusCode, 201);
+    assert.equal(response.body, '');
+    assert.equal(response.headers['content-length'], '0');
+    const location = String(response.headers.location);
+    assert.match(location, /^http:\/\/localhost(:\d+)?\/api\/v5\/users\/[0-9a-f]{32}$/);
+
+    const read = await h.get(location.slice(location.indexOf('/api/v5')));
+    assert.equal(read.statusCode, 200);
+    const user = read.json();
+    assert.deepEqual(Object.keys(user).sort(), ['createdDate', 'email', 'firstName', 'id', 'lastName', 'locale', 'tags', 'username']);
+    assert.equal(user.email, 'Ada@Example.com');
+    assert.deepEqual(user.tags, ['math', 'poetry']);
+    assert.match(user.createdDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.equal(read.body.includes('engine1'), false);
+  });
+
+  it('omits properties without a value', async () => {
+    const id = await h.create('users', { email: 'bare@example.com' });
+    const user = (await h.get(`users/${id}`)).json();
+    assert.deepEqual(Object.keys(user).sort(), ['createdDate', 'email', 'id']);
+  });
+
+  it('stores the password hashed with scrypt', async () => {
+    const id = await h.create('users', { email: 'hash@example.com', password: 'letter1' });
+    const row = await h.database.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
+    assert.match(row.password_hash!, /^scrypt\$/);
+    assert.equal(row.password_hash!.includes('letter1'), false);
+  });
+
+  it('reports every field error at once with the verbatim messages', async () => {
+    const response = await h.post('users', { email: 'not-an-email', password: 'short', firstName: 7, locale: 'english', color: 'red' });
+    assert.equal(response.statusCode, 400);
+    const body = response.json();
+    assert.equal(typeof body.message, 'string');
+    assert.equal(body.fieldErrors.email, 'Invalid email address');
+    assert.equal(body.fieldErrors.password, PASSWORD_MESSAGE);
+    assert.ok(body.fieldErrors.firstName);
+    assert.ok(body.fieldErrors.locale);
+    assert.equal(body.fieldErrors.color, 'unknown property');
+    assert.equal((await h.get('users', { query: { email: 'not-an-email' } })).json().results.length, 0);
+  });
+
+  it('requires an email', async () => {
+    const response = await h.post('users', { firstName: 'Nomail' });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().fieldErrors.email, 'required');
+  });
+
+  it('applies the password policy: 6 to 64 characters, a letter and a number', async () => {
+    for (const password of ['abcde1', 'a'.repeat(63) + '1', 'ünïcø1', 'p@ss w0rd!']) {
+      const response = await h.post('users', { email: `ok${password.length}${Math.random()}@example.com`, password });
+      assert.equal(response.statusCode, 201, password);
+    }
+    for (const password of ['abcd1', 'a'.repeat(64) + '1', 'abcdefg', '1234567', '']) {
+      const response = await h.post('users', { email: 'policy@example.com', password });
+      assert.equal(response.statusCode, 400, password);
+      assert.equal(response.json().fieldErrors.password, PASSWORD_MESSAGE);
+    }
+  });
+
+  it('keeps email and username unique per organization, case-insensitively, and names both conflicts', async () => {
+    await h.create('users', { email: 'taken@example.com', username: 'Taken' });
+    const response = await h.post('users', { email: 'TAKEN@example.com', username: 'taken' });
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(response.json().fieldErrors, { email: 'is already in use', username: 'is already in use' });
+
+    const other = await h.createOrganization('Other');
+    assert.equal((await h.post('users', { email: 'taken@example.com', username: 'taken' }, { token: other.token })).statusCode, 201);
+  });
+
+  it('updates partially: 204, unsent properties kept, tags replaced, blanks clear', async () => {
+    const id = await h.create('users', { email: 'part@example.com', firstName: 'Part', lastName: 'Ial', tags: ['a', 'b'], locale: 'fr' });
+    const response = await h.put(`users/${id}`, { lastName: 'Ially', tags: ['c d'], locale: null, firstName: '' });
+    assert.equal(response.statusCode, 204);
+    assert.equal(response.body, '');
+    const user = (await h.get(`users/${id}`)).json();
+    assert.equal(user.lastName, 'Ially');
+    assert.deepEqual(user.tags, ['c', 'd']);
+    assert.equal(user.firstName, undefined);
+    assert.equal(user.locale, undefined);
+    assert.equal(user.email, 'part@example.com');
+  });
+
+  it('accepts back what it read: read-only properties are ignored on PUT', async () => {
+    const id = await h.create('users', { email: 'roundtrip@example.com', firstName: 'Round' });
+    const user = (await h.get(`users/${id}`)).json();
+    const response = await h.put(`users/${id}`, { ...user, id: 'ffffffffffffffffffffffffffffffff', createdDate: '1999-01-01T00:00:00Z', firstName: 'Trip' });
+    assert.equal(response.statusCode, 204);
+    const after = (await h.get(`users/${id}`)).json();
+    assert.equal(after.firstName, 'Trip');
+    assert.equal(after.createdDate, user.createdDate);
+  });
+
+  it('refuses an email already used by another user on update, but not the user\'s own', async () => {
+    await h.create('users', { email: 'first@example.com' });
+    const id = await h.create('users', { email: 'second@example.com' });
+    assert.equal((await h.put(`users/${id}`, { email: 'FIRST@example.com' })).json().fieldErrors.email, 'is already in use');
+    assert.equal((await h.put(`users/${id}`, { email: 'Second@Example.com' })).statusCode, 204);
+  });
+
+  it('resets a password on update and validates it', async () => {
+    const id = await h.create('users', { email: 'reset@example.com', password: 'first1' });
+    const before = await h.database.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
+    assert.equal((await h.put(`users/${id}`, { password: 'second2' })).statusCode, 204);
+    const after = await h.database.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
+    assert.notEqual(after.password_hash, before.password_hash);
+    assert.equal((await h.put(`users/${id}`, { password: 'nodigits' })).json().fieldErrors.password, PASSWORD_MESSAGE);
+    assert.equal((await h.put(`users/${id}`, { email: null })).statusCode, 400);
+  });
+
+  it('deletes a user: 204, then 404 on every verb', async () => {
+    const id = await h.create('users', { email: 'gone@example.com' });
+    assert.equal((await h.delete(`users/${id}`)).statusCode, 204);
+    for (const response of [await h.get(`users/${id}`), await h.put(`users/${id}`, { firstName: 'x' }), await h.delete(`users/${id}`)]) {
+      assert.equal(response.statusCode, 404);
+      assert.deepEqual(response.json(), { errors: ['No resource exists with the given id.'] });
+    }
+  });
+
+  it('answers 404 for ids of any other form', async () => {
+    for (const id of ['123', 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ', '0'.repeat(32), `${'a'.repeat(31)}G`]) {
+      assert.equal((await h.get(`users/${id}`)).statusCode, 404);
+    }
+  });
+
+  it('never shows one organization\'s users to another', async () => {
+    const id = await h.create('users', { email: 'private@example.com' });
+    const other = await h.createOrganization('Elsewhere');
+    const as = { token: other.token };
+    assert.equal((await h.get(`users/${id}`, as)).statusCode, 404);
+    assert.equal((await h.put(`users/${id}`, { firstName: 'Hacked' }, as)).statusCode, 404);
+    assert.equal((await h.delete(`users/${id}`, as)).statusCode, 404);
+    assert.deepEqual((await h.get('users', { ...as, query: { email: 'private@example.com' } })).json(), { results: [] });
+    assert.equal((await h.get(`users/${id}`)).json().firstName, undefined);
+  });
+});
+
+forEachEngine('users: lists, filters and paging', (h) => {
+  let org: { id: string; token: string };
+  const ids: string[] = [];
+
+  it('reads 100 users back in pages of 7, each exactly once, in creation order', async () => {
+    org = await h.createOrganization('Paging');
+    for (let i = 0; i < 100; i += 1) {
+      ids.push(await h.create('users', { email: `user${i}@example.com`, firstName: i % 2 ? 'Odd' : 'Even', tags: i % 10 === 0 ? ['ten', 'round'] : ['other'] }, { token: org.token }));
+    }
+    const seen: string[] = [];
+    let url: string | undefined = '/api/v5/users?limit=7';
+    let pages = 0;
+    while (url) {
+      const response = await h.get(url.slice(url.indexOf('/api/v5')), { token: org.token });
+      assert.equal(response.statusCode, 200);
+      const page = response.json();
+      assert.ok(page.results.length <= 7);
+      seen.push(...page.results.map((user: { id: string }) => user.id));
+      if (pages > 0) assert.equal(page.prev, page.previous);
+      url = page.next;
+      pages += 1;
+    }
+    assert.equal(pages, 15);
+    assert.deepEqual(seen, ids);
+  });
+
+  it('builds absolute next and prev that keep the other query parameters', async () => {
+    const page = (await h.get('users', { token: org.token, query: { firstName: 'odd', limit: '5', offset: '7' } })).json();
+    assert.equal(page.results.length, 5);
+    const next = new URL(page.next);
+    assert.equal(next.pathname, '/api/v5/users');
+    assert.equal(next.searchParams.get('firstName'), 'odd');
+    assert.equal(next.searchParams.get('limit'), '5');
+    assert.equal(next.searchParams.get('offset'), '12');
+    assert.equal(new URL(page.prev).searchParams.get('offset'), '2');
+    const first = (await h.get('users', { token: org.token, query: { limit: '3' } })).json();
+    assert.equal(first.prev, undefined);
+    const last = (await h.get('users', { token: org.token, query: { limit: '10', offset: '90' } })).json();
+    assert.equal(last.results.length, 10);
+    assert.equal(last.next, undefined);
+  });
+
+  it('defaults to 15 per page', async () => {
+    assert.equal((await h.get('users', { token: org.token })).json().results.length, 15);
+  });
+
+  it('filters by exact email (case-insensitive), substrings, tags and dates', async () => {
+    const find = async (query: Record<string, string>) =>
+      (await h.get('users', { token: org.token, query: { limit: '100', ...query } })).json().results as { id: string; email: string }[];
+    assert.deepEqual((await find({ email: 'USER7@example.com' })).map((u) => u.id), [ids[7]]);
+    assert.equal((await find({ email: 'user7@example' })).length, 0);
+    assert.equal((await find({ firstName: 'DD' })).length, 50);
+    assert.equal((await find({ tags: 'ten' })).length, 10);
+    assert.equal((await find({ tags: 'ROUND,ten' })).length, 10);
+    assert.equal((await find({ tags: 'ten other' })).length, 0);
+    assert.equal((await find({ firstName: 'odd', tags: 'other' })).length, 50);
+    const year = new Date().getUTCFullYear();
+    assert.equal((await find({ createdDate: String(year) })).length, 100);
+    assert.equal((await find({ createdDate: `${year - 1}` })).length, 0);
+    assert.equal((await find({ createdDate: `${year - 1}/..` })).length, 100);
+    assert.equal((await find({ createdDate: `../${year - 1}` })).length, 0);
+    assert.equal((await find({ lastLoginDate: `${year}` })).length, 0);
+  });
+
+  it('treats LIKE wildcards in filters as plain characters', async () => {
+    await h.create('users', { email: 'percent@example.com', lastName: '100% Sure_Thing' }, { token: org.token });
+    const query = (lastName: string) => h.get('users', { token: org.token, query: { lastName } });
+    assert.equal((await query('0% s')).json().results.length, 1);
+    assert.equal((await query('%')).json().results.length, 1);
+    assert.equal((await query('e_t')).json().results.length, 1);
+    assert.equal((await query('_')).json().results.length, 1);
+    assert.equal((await query('e%t')).json().results.length, 0);
+  });
+
+  it('rejects bad filters with the field named', async () => {
+    const response = await h.get('users', { token: org.token, query: { createdDate: 'yesterday', limit: '0', offset: '-1', nickname: 'x' } });
+    assert.equal(response.statusCode, 400);
+    const { fieldErrors } = response.json();
+    assert.deepEqual(Object.keys(fieldErrors).sort(), ['createdDate', 'limit', 'nickname', 'offset']);
+    assert.match(fieldErrors.createdDate, /2013-10-23T00:48:50Z/);
+  });
+});
