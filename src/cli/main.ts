@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config, type Env } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
 import { parseScopes, tokensService } from '../resources/tokens/tokens.service.js';
+import { seedUsers } from './seed.js';
 import { serve } from './serve.js';
 
 const USAGE = `Usage: training-api <command> [options]
@@ -16,6 +17,7 @@ Commands:
                                           create an access token; prints it (shown only this once)
   tokens list --org <orgId>               list an organization's tokens (never the secrets)
   tokens revoke <tokenId>                 revoke a token; effective on its next request
+  seed --org <orgId> --users <n>          add n realistic demo users, with a progress bar
 
 Options:
   --json                                  print JSON instead of bare values
@@ -46,6 +48,7 @@ function parse(argv: string[]) {
       org: { type: 'string' },
       scopes: { type: 'string' },
       expires: { type: 'string' },
+      users: { type: 'string' },
       ...Object.fromEntries(SETTINGS.map((setting) => [setting, { type: 'string' as const }])),
     },
   });
@@ -142,6 +145,16 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
         const info = await tokensService(db).revoke(required(argument, 'the token id'));
         if (!info) throw new UsageError(`No token has the id ${argument}`);
         print(info, info.id);
+        return 0;
+      });
+    case 'seed':
+      return withDatabase(config, async ({ db }) => {
+        const orgId = required(values.org, '--org');
+        const count = Number(required(values.users, '--users'));
+        if (!Number.isInteger(count) || count < 1) throw new UsageError(`--users must be a positive integer (got "${values.users}")`);
+        if (!(await organizationsRepository(db).find(orgId))) throw new UsageError(`No organization has the id ${orgId}`);
+        const password = await seedUsers(db, orgId, count);
+        print({ users: count, password }, `${count} users created; each can log in with the password ${password}`);
         return 0;
       });
     default:
