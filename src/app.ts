@@ -9,13 +9,15 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
+import { errors } from './lib/errors.js';
 import { registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
 import { registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
 import { requestIdOf } from './plugins/request-id.js';
+import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
@@ -33,8 +35,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
-  /** Readiness probe: does the database answer? */
-  ping?: () => Promise<void>;
+  /** Per-token request budget; none when absent. */
+  rateLimit?: RateLimitSettings;
 }
 
 function createServices(db: Kysely<Database>) {
@@ -81,10 +83,11 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   registerValidation(app);
   registerJsonParser(app);
   registerErrorHandler(app);
-  registerNotFound(app);
   registerProtocol(app, { trustProxy: options.trustProxy ?? false });
   registerAuthentication(app, app.services.tokens);
+  registerNotFound(app);
   registerAcceptCheck(app);
+  if (options.rateLimit) await registerRateLimit(app, options.rateLimit);
 
   // Every route rejects unknown query parameters (an `access_token=` among them), even those without filters.
   app.addHook('onRoute', (route) => {
@@ -110,8 +113,13 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   app.get(
     '/readyz',
     { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } },
-    async () => {
-      await options.ping?.();
+    async (request) => {
+      try {
+        await sql`select 1`.execute(options.db);
+      } catch (error) {
+        request.log.error({ err: error }, 'readiness check failed');
+        throw errors.databaseUnavailable();
+      }
       return { status: 'ok' };
     },
   );

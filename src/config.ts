@@ -1,3 +1,5 @@
+import { parseRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
+
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
   databaseUrl: string;
@@ -11,6 +13,8 @@ export interface Config {
   logLevel: string;
   bodyLimit: number;
   dataDir: string;
+  /** Per-token request budget; undefined when RATE_LIMIT=off. */
+  rateLimit?: RateLimitSettings;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -54,6 +58,16 @@ function parsePublicUrl(value: string): string {
   return url.origin;
 }
 
+function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSettings | undefined {
+  let limit;
+  try {
+    limit = parseRateLimit(value);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return limit && { ...limit, ...(redisUrl ? { redisUrl } : {}) };
+}
+
 export const DEFAULT_DATA_DIR = './data';
 
 /** Reads the configuration from `env`; `overrides` come from command-line flags, keyed like the variables. */
@@ -78,5 +92,6 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     logLevel: get('LOG_LEVEL') ?? 'info',
     bodyLimit: parseByteSize(get('BODY_LIMIT') ?? '1mb'),
     dataDir,
+    rateLimit: rateLimitOf(get('RATE_LIMIT') ?? '1200/minute', get('REDIS_URL')),
   };
 }

@@ -34,7 +34,7 @@ interface Output {
 
 const SETTINGS = [
   'database-url', 'database-pool-size', 'host', 'port', 'tls-cert-file', 'tls-key-file', 'trust-proxy',
-  'public-url', 'log-level', 'body-limit', 'data-dir',
+  'public-url', 'log-level', 'body-limit', 'data-dir', 'rate-limit', 'redis-url',
 ] as const;
 
 function parse(argv: string[]) {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
@@ -48,10 +47,8 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimit,
+    rateLimit: config.rateLimit,
     logger: { level: config.logLevel },
-    ping: async () => {
-      await sql`select 1`.execute(database.db);
-    },
   });
   let server: RunningServer;
   try {

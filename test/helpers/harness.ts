@@ -1,7 +1,7 @@
 import { after, before, describe } from 'node:test';
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, type ApiInstance } from '../../src/app.js';
+import { buildApp, type ApiInstance, type AppOptions } from '../../src/app.js';
 import type { Engine } from '../../src/db/database.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
 import { tokensService, type Scope } from '../../src/resources/tokens/tokens.service.js';
@@ -29,7 +29,11 @@ export class Harness {
   /** Every log line the app wrote. */
   readonly logs: string[] = [];
 
-  constructor(readonly engine: Engine) {}
+  /** `options` override the app's defaults (a small `bodyLimit`, ...). */
+  constructor(
+    readonly engine: Engine,
+    private readonly options: Partial<AppOptions> = {},
+  ) {}
 
   async start(): Promise<void> {
     this.database = await createTestDatabase(this.engine);
@@ -45,6 +49,7 @@ export class Harness {
           },
         }),
       },
+      ...this.options,
     });
     await this.app.ready();
     this.org = await this.createOrganization('Test organization');
@@ -101,11 +106,11 @@ export class Harness {
   }
 }
 
-/** Declares the suite once per engine, each with its own fresh database and app. */
-export function forEachEngine(name: string, body: (harness: Harness) => void): void {
+/** Declares the suite once per engine, each with its own fresh database and app (built with `options`). */
+export function forEachEngine(name: string, body: (harness: Harness) => void, options: Partial<AppOptions> = {}): void {
   for (const engine of ENGINES) {
     describe(`${name} [${engine}]`, () => {
-      const harness = new Harness(engine);
+      const harness = new Harness(engine, options);
       before(() => harness.start());
       after(() => harness.stop());
       body(harness);
