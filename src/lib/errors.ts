@@ -66,4 +66,5 @@ export const errors = {
   tooManyRequests: (retryAfterSeconds: number) =>
     new ApiError(429, { errors: ['Too many requests'] }, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => new ApiError(500, { errors: ['Internal server error'] }),
+  databaseUnavailable: () => new ApiError(503, { errors: ['The database is unreachable'] }),
 };
