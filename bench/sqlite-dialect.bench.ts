@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { createSqliteDialect } from '../src/db/sqlite-dialect.js';
+import { formatOps, median, row } from './stats.js';
 
 interface Schema {
   users: { id: number; email: string; display_name: string; created_at: string };
@@ -90,18 +91,4 @@ async function measure(db: Kysely<Schema>, callers: number, durationMs: number):
   };
   await Promise.all(Array.from({ length: callers }, (_, offset) => caller(offset)));
   return operations / ((performance.now() - start) / 1000);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function formatOps(opsPerSecond: number): string {
-  return `${Math.round(opsPerSecond).toLocaleString('en-US')} ops/s`;
-}
-
-function row(scenario: string, stock: string, ours: string, ratio: string): string {
-  return `${scenario.padEnd(24)}${stock.padStart(22)}${ours.padStart(22)}${ratio.padStart(12)}`;
 }

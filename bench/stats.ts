@@ -1,0 +1,14 @@
+/** Shared arithmetic and layout of the benchmarks' tables. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export function formatOps(opsPerSecond: number, unit = 'ops/s'): string {
+  return `${Math.round(opsPerSecond).toLocaleString('en-US')} ${unit}`;
+}
+
+export function row(scenario: string, baseline: string, ours: string, ratio: string): string {
+  return `${scenario.padEnd(24)}${baseline.padStart(22)}${ours.padStart(22)}${ratio.padStart(12)}`;
+}
