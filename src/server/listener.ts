@@ -18,6 +18,8 @@ const TLS_HANDSHAKE = 0x16;
 /** A client that connects but sends nothing is dropped after this long. */
 const FIRST_BYTE_TIMEOUT_MS = 10_000;
 const PLAIN_HTTP_TIMEOUT_MS = 10_000;
+/** How long shutdown waits for requests already being handled. */
+const DRAIN_TIMEOUT_MS = 10_000;
 const HTTPS_REQUIRED_BODY = '{"errors":["HTTPS is required"]}';
 
 /**
@@ -29,6 +31,7 @@ const HTTPS_REQUIRED_BODY = '{"errors":["HTTPS is required"]}';
 export async function listenTls(app: FastifyInstance, options: ListenOptions): Promise<RunningServer> {
   await app.ready();
   const tlsServer = app.server;
+  const inFlight = trackRequests(tlsServer);
   const plainServer = createHttpsRequiredServer();
   const sockets = new Set<net.Socket>();
 
@@ -59,7 +62,8 @@ export async function listenTls(app: FastifyInstance, options: ListenOptions): P
     close() {
       closing ??= (async () => {
         const netClosed = new Promise<void>((resolve) => netServer.close(() => resolve()));
-        await app.close();
+        await app.close(); // from here on, requests on kept-alive connections get 503
+        await inFlight.drained(DRAIN_TIMEOUT_MS);
         tlsServer.closeAllConnections();
         // Sockets still deciding, mid-handshake or on the 403 responder are not tracked by the app.
         for (const socket of sockets) socket.destroy();
@@ -108,4 +112,29 @@ function createHttpsRequiredServer(): http.Server {
   });
   server.timeout = PLAIN_HTTP_TIMEOUT_MS;
   return server;
+}
+
+/** Counts requests being handled, so shutdown can let them finish before closing their connections. */
+function trackRequests(server: http.Server) {
+  let active = 0;
+  let onIdle: (() => void) | undefined;
+  server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    active += 1;
+    response.once('close', () => {
+      active -= 1;
+      if (active === 0) onIdle?.();
+    });
+  });
+  return {
+    drained(timeoutMs: number): Promise<void> {
+      if (active === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        onIdle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+  };
 }

@@ -181,6 +181,29 @@ test('close() ends open connections and frees the port', async () => {
   }
 });
 
+test('close() lets a request in flight finish before closing its connection', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tls-drain-'));
+  try {
+    const { key, cert } = await ensureSelfSignedCertificate(dir);
+    const app = buildApp(key, cert);
+    app.get('/slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { finished: true };
+    });
+    const server = await listenTls(app, { host: '127.0.0.1', port: 0 });
+    const inFlight = new Promise<Reply>((resolve, reject) => {
+      https.get({ host: '127.0.0.1', port: server.port, path: '/slow', ca: cert, agent: false }, (res) => collect(res, resolve, reject)).on('error', reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.close();
+    const reply = await inFlight;
+    assert.equal(reply.status, 200);
+    assert.deepEqual(JSON.parse(reply.body), { finished: true });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('listenPlain serves plain HTTP on a real port', async () => {
   const app = Fastify();
   app.get('/ping', async () => ({ ok: true }));
