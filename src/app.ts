@@ -13,16 +13,30 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import { errors } from './lib/errors.js';
 import { registerAuthentication } from './plugins/authentication.js';
-import { registerErrorHandler } from './plugins/errors.js';
+import { answerFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
 import { registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
 import { requestIdOf } from './plugins/request-id.js';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
+import { agreementsRoutes } from './resources/agreements/agreements.routes.js';
+import { agreementsService } from './resources/agreements/agreements.service.js';
+import { offeringCategoriesRoutes } from './resources/offering-categories/offering-categories.routes.js';
+import { offeringCategoriesService } from './resources/offering-categories/offering-categories.service.js';
+import { offeringsRoutes } from './resources/offerings/offerings.routes.js';
+import { offeringsService } from './resources/offerings/offerings.service.js';
+import { registrationsRoutes } from './resources/registrations/registrations.routes.js';
+import { registrationsService } from './resources/registrations/registrations.service.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
 import { usersRoutes } from './resources/users/users.routes.js';
 import { usersService } from './resources/users/users.service.js';
+import { userfieldCategoriesRoutes } from './resources/userfield-categories/userfield-categories.routes.js';
+import { userfieldCategoriesService } from './resources/userfield-categories/userfield-categories.service.js';
+import { userfieldValuesRoutes } from './resources/userfield-values/userfield-values.routes.js';
+import { userfieldValuesService } from './resources/userfield-values/userfield-values.service.js';
+import { userfieldsRoutes } from './resources/userfields/userfields.routes.js';
+import { userfieldsService } from './resources/userfields/userfields.service.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -43,6 +57,13 @@ function createServices(db: Kysely<Database>) {
   return {
     tokens: tokensService(db),
     users: usersService(db),
+    userfieldCategories: userfieldCategoriesService(db),
+    userfields: userfieldsService(db),
+    userfieldValues: userfieldValuesService(db),
+    offeringCategories: offeringCategoriesService(db),
+    offerings: offeringsService(db),
+    registrations: registrationsService(db),
+    agreements: agreementsService(db),
   };
 }
 
@@ -63,7 +84,7 @@ export type ApiInstance = FastifyInstance<
 >;
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
-const resourceRoutes = [usersRoutes];
+const resourceRoutes = [usersRoutes, userfieldCategoriesRoutes, userfieldsRoutes, userfieldValuesRoutes, offeringCategoriesRoutes, offeringsRoutes, registrationsRoutes, agreementsRoutes];
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
@@ -72,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     logger: options.logger ? { ...(options.logger as object), serializers: logSerializers } : false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
+    frameworkErrors: answerFrameworkError,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
@@ -107,6 +129,8 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
       security: [{ bearer: [] }],
     },
     transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/api\/v5/, '') }),
+    // Schemas with an $id (User, ...) become named components instead of def-0, def-1.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));

@@ -3,8 +3,8 @@ import { ConfigError, loadConfig, type Config, type Env } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
 import { parseScopes, tokensService } from '../resources/tokens/tokens.service.js';
+import { copyCommand } from './copy.js';
 import { seedUsers } from './seed.js';
-import { serve } from './serve.js';
 
 const USAGE = `Usage: training-api <command> [options]
 
@@ -18,6 +18,8 @@ Commands:
   tokens list --org <orgId>               list an organization's tokens (never the secrets)
   tokens revoke <tokenId>                 revoke a token; effective on its next request
   seed --org <orgId> --users <n>          add n realistic demo users, with a progress bar
+  copy --from <url> --to <url>            copy every organization's data into an empty database
+                                          (sqlite:<path> or postgres://...), all or nothing
 
 Options:
   --json                                  print JSON instead of bare values
@@ -49,6 +51,8 @@ function parse(argv: string[]) {
       scopes: { type: 'string' },
       expires: { type: 'string' },
       users: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
       ...Object.fromEntries(SETTINGS.map((setting) => [setting, { type: 'string' as const }])),
     },
   });
@@ -63,6 +67,13 @@ function parse(argv: string[]) {
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
   return value;
+}
+
+/** The `--org` value, which must name an existing organization. */
+async function organizationOf(db: DatabaseHandle['db'], orgId: string | undefined): Promise<string> {
+  const id = required(orgId, '--org');
+  if (!(await organizationsRepository(db).find(id))) throw new UsageError(`No organization has the id ${id}`);
+  return id;
 }
 
 async function withDatabase<T>(config: Config, work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -91,6 +102,8 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
 
   switch (`${command} ${subcommand ?? ''}`.trim()) {
     case 'serve': {
+      // Loaded on demand: the other commands start without the whole HTTP stack.
+      const { serve } = await import('./serve.js');
       const server = await serve(config, io.err);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
@@ -120,8 +133,7 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
       });
     case 'tokens create':
       return withDatabase(config, async ({ db }) => {
-        const orgId = required(values.org, '--org');
-        if (!(await organizationsRepository(db).find(orgId))) throw new UsageError(`No organization has the id ${orgId}`);
+        const orgId = await organizationOf(db, values.org);
         const expiresDate = values.expires ? new Date(values.expires) : undefined;
         if (expiresDate && Number.isNaN(expiresDate.getTime())) throw new UsageError(`--expires must be an ISO 8601 date (got "${values.expires}")`);
         let scopes;
@@ -136,7 +148,7 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
       });
     case 'tokens list':
       return withDatabase(config, async ({ db }) => {
-        const tokens = await tokensService(db).list(required(values.org, '--org'));
+        const tokens = await tokensService(db).list(await organizationOf(db, values.org));
         print(tokens, table(tokens as unknown as Record<string, unknown>[], ['id', 'name', 'scopes', 'createdDate', 'lastUsedDate', 'expiresDate', 'revokedDate']));
         return 0;
       });
@@ -149,14 +161,15 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
       });
     case 'seed':
       return withDatabase(config, async ({ db }) => {
-        const orgId = required(values.org, '--org');
         const count = Number(required(values.users, '--users'));
         if (!Number.isInteger(count) || count < 1) throw new UsageError(`--users must be a positive integer (got "${values.users}")`);
-        if (!(await organizationsRepository(db).find(orgId))) throw new UsageError(`No organization has the id ${orgId}`);
+        const orgId = await organizationOf(db, values.org);
         const password = await seedUsers(db, orgId, count);
         print({ users: count, password }, `${count} users created; each can log in with the password ${password}`);
         return 0;
       });
+    case 'copy':
+      return copyCommand({ from: required(values.from, '--from'), to: required(values.to, '--to'), json: values.json }, io);
     default:
       throw new UsageError(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
   }

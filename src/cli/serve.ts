@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
+import { isPostgres } from '../db/locking.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
 import { tokensService } from '../resources/tokens/tokens.service.js';
 import { listenPlain, listenTls, type RunningServer } from '../server/listener.js';
@@ -12,12 +14,18 @@ import { ensureSelfSignedCertificate, loadCertificate } from '../server/tls-cert
 /**
  * First start on an empty database: one organization and one token, the token written to
  * `<dataDir>/bootstrap-token` (0600) and returned so it can be shown once on the terminal.
+ * Instances starting together on one database create a single organization: the check and the
+ * creation share a transaction, which PostgreSQL's table lock serializes (SQLite's are exclusive).
  */
 export async function bootstrap(database: DatabaseHandle, dataDir: string): Promise<string | undefined> {
-  const organizations = organizationsRepository(database.db);
-  if ((await organizations.list()).length > 0) return undefined;
-  const organization = await organizations.create('Default organization');
-  const { token } = await tokensService(database.db).create(organization.id, { name: 'bootstrap' });
+  const token = await database.db.transaction().execute(async (trx) => {
+    if (isPostgres(trx)) await sql`lock table organizations in exclusive mode`.execute(trx);
+    const organizations = organizationsRepository(trx);
+    if ((await organizations.list()).length > 0) return undefined;
+    const organization = await organizations.create('Default organization');
+    return (await tokensService(trx).create(organization.id, { name: 'bootstrap' })).token;
+  });
+  if (!token) return undefined;
   await mkdir(dataDir, { recursive: true });
   const file = join(dataDir, 'bootstrap-token');
   await writeFile(file, `${token}\n`, { mode: 0o600 });

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
+import { lowerCase } from './filters.js';
 import type { Database } from './schema.js';
 import { isPostgres } from './locking.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
@@ -36,10 +37,8 @@ function openSqlite(path: string): BetterSqlite3.Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // SQLite's lower() folds ASCII only; PostgreSQL's folds all of Unicode. Same answers on both engines.
-  sqlite.function('lower', { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
+  // SQLite's own lower() folds ASCII only; this one folds all of Unicode as PostgreSQL's does.
+  sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? lowerCase(value) : value));
   return sqlite;
 }
 

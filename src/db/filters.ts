@@ -6,14 +6,25 @@ function escapeLike(value: string): string {
   return value.replace(/[!%_]/g, '!$&');
 }
 
+/**
+ * Lower-cases one code point at a time (Unicode's simple case mapping), as PostgreSQL's lower()
+ * does in a UTF-8 locale; SQLite's lower() is replaced by this one (see database.ts), so both
+ * engines fold alike. JavaScript's own toLowerCase() differs for two letters only: it turns a
+ * word-final Σ into ς, and İ into two code points.
+ */
+export function lowerCase(text: string): string {
+  if (!/[\u03a3\u0130]/.test(text)) return text.toLowerCase();
+  return Array.from(text, (char) => String.fromCodePoint(char.toLowerCase().codePointAt(0)!)).join('');
+}
+
 /** Case-insensitive substring match. */
 export function containsText(column: string, value: string): Expression<SqlBool> {
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(value.toLowerCase())}%`} escape '!'`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(lowerCase(value))}%`} escape '!'`;
 }
 
 /** The column, a list of words joined by single spaces, holds `word` (case-insensitive). */
 export function hasWord(column: string, word: string): Expression<SqlBool> {
-  return sql<SqlBool>`(' ' || lower(${sql.ref(column)}) || ' ') like ${`% ${escapeLike(word.toLowerCase())} %`} escape '!'`;
+  return sql<SqlBool>`(' ' || lower(${sql.ref(column)}) || ' ') like ${`% ${escapeLike(lowerCase(word))} %`} escape '!'`;
 }
 
 /** A timestamp column within a parsed date filter (from inclusive, to exclusive). */

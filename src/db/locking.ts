@@ -1,4 +1,5 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
 
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -11,4 +12,22 @@ export function isPostgres(db: Kysely<any>): boolean {
  */
 export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<any>, query: Q): Q {
   return isPostgres(db) ? query.forUpdate() : query;
+}
+
+/**
+ * Like `forUpdate`, for rows a transaction reads and relies on without changing them: other
+ * transactions may share the lock, but none can update or delete the rows until it ends.
+ */
+export function forShare<Q extends { forShare(): Q }>(db: Kysely<any>, query: Q): Q {
+  return isPostgres(db) ? query.forShare() : query;
+}
+
+/**
+ * Locks a user's row until the transaction ends and tells whether the user exists in the
+ * organization. Rows that hang on the user, written afterwards in the same transaction, then
+ * cannot race the user's deletion into a foreign-key error.
+ */
+export async function lockUser(trx: Kysely<Database>, orgId: string, userId: string): Promise<boolean> {
+  const query = trx.selectFrom('users').select('id').where('org_id', '=', orgId).where('id', '=', userId);
+  return (await forUpdate(trx, query).executeTakeFirst()) !== undefined;
 }

@@ -36,8 +36,141 @@ export interface UsersTable {
   last_login_date: string | null;
 }
 
+export interface OfferingCategoriesTable {
+  org_id: string;
+  id: string;
+  name: string;
+  /** Lower-cased name, unique per organization. */
+  name_key: string;
+  description: string | null;
+  color: string | null;
+  /** Dense, zero-based position in the organization's list. */
+  order_index: number;
+  created_date: string;
+}
+
+export interface OfferingsTable {
+  org_id: string;
+  id: string;
+  title: string;
+  begin_date: string | null;
+  end_date: string | null;
+  registration_begin_date: string | null;
+  registration_end_date: string | null;
+  catalog_description: string | null;
+  price: number | null;
+  /** Tags joined by single spaces, as on users. */
+  tags: string | null;
+  /** Dense, zero-based position in the organization's list. */
+  order_index: number;
+  passing_grade: number;
+  allow_retake: boolean;
+  created_date: string;
+}
+
+export interface OfferingCategoryLinksTable {
+  org_id: string;
+  offering_id: string;
+  category_id: string;
+  /** Keeps `offeringCategoryIds` in the order the client sent. */
+  position: number;
+}
+
+export interface RegistrationsTable {
+  org_id: string;
+  id: string;
+  user_id: string;
+  offering_id: string;
+  /** The offering's title when the registration was made. */
+  title: string;
+  status: 'active' | 'passed' | 'failed' | 'ejected';
+  grade: number | null;
+  grader_id: string | null;
+  grader_comment: string | null;
+  created_date: string;
+  begin_date: string;
+  last_active_date: string | null;
+  end_date: string | null;
+}
+
+export interface AgreementsTable {
+  org_id: string;
+  type: 'standard' | 'custom';
+  title: string;
+  text: string;
+  required: boolean;
+  created_date: string;
+  updated_date: string | null;
+}
+
+/** One row per user and agreement while the user agrees, with the title and text agreed to. */
+export interface UserAgreementsTable {
+  org_id: string;
+  user_id: string;
+  type: 'standard' | 'custom';
+  title: string;
+  text: string;
+  agreed_date: string;
+}
+
+export interface UserfieldCategoriesTable {
+  org_id: string;
+  id: string;
+  name: string;
+  /** Lower-cased name, unique per organization. */
+  name_key: string;
+  type: 'public' | 'private';
+  /** Dense, zero-based position among the categories of its type. */
+  order_index: number;
+  created_date: string;
+}
+
+/** Booleans read back as 0/1 on SQLite and true/false on PostgreSQL. */
+export interface UserfieldsTable {
+  org_id: string;
+  id: string;
+  type: string;
+  name: string | null;
+  /** JSON object: locale → label. */
+  localized_names: string | null;
+  /** Null only for a predefined field that is in no category. */
+  category_id: string | null;
+  /** Dense, zero-based position in its category; null with category_id. */
+  order_index: number | null;
+  required: boolean;
+  /** JSON array of {name, selected}. */
+  options: string | null;
+  /** JSON object: constraint name → limit. */
+  constraints: string | null;
+  message: string | null;
+  size: string | null;
+  /** A predefined field. */
+  read_only: boolean;
+  /** Made required after creation: users without a value are asked for one at their next login. */
+  prompt_missing_values: boolean;
+  created_date: string;
+}
+
+/** One row per user and field that holds a value. */
+export interface UserfieldValuesTable {
+  org_id: string;
+  user_id: string;
+  userfield_id: string;
+  /** The value as JSON text, in its v5 representation. */
+  value: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
   users: UsersTable;
+  userfield_categories: UserfieldCategoriesTable;
+  userfields: UserfieldsTable;
+  userfield_values: UserfieldValuesTable;
+  offering_categories: OfferingCategoriesTable;
+  offerings: OfferingsTable;
+  offering_category_links: OfferingCategoryLinksTable;
+  registrations: RegistrationsTable;
+  agreements: AgreementsTable;
+  user_agreements: UserAgreementsTable;
 }

@@ -32,7 +32,7 @@ interface Period {
 
 const MAX = [9999, 12, 0, 23, 59, 59]; // day maximum depends on year and month
 
-function daysInMonth(year: number, month: number): number {
+export function daysInMonth(year: number, month: number): number {
   if (month === 2) {
     const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
     return leap ? 29 : 28;

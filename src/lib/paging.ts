@@ -4,12 +4,16 @@ import { requestOrigin } from './urls.js';
 
 export const DEFAULT_LIMIT = 15;
 export const MAX_LIMIT = 100;
+/** Larger numbers are no longer exact in JavaScript, nor an OFFSET either database accepts. */
+const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 export const PagingQuery = {
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, errorMessage: `must be an integer from 1 to ${MAX_LIMIT}` }),
   ),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, errorMessage: 'must be an integer of 0 or more' })),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, errorMessage: `must be an integer from 0 to ${MAX_OFFSET}` }),
+  ),
 };
 
 export interface Paging {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../lib/errors.js';
 import type { Caller, TokensService } from '../resources/tokens/tokens.service.js';
-import { isApiPath } from './protocol.js';
+import { isApiPath, routedPath } from './protocol.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,7 +22,7 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokensServi
   app.decorateRequest('caller', null as unknown as Caller);
 
   app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?', 1)[0]!;
+    const path = routedPath(request);
     if (!isApiPath(path) || PUBLIC_PATHS.has(path.replace(/\/$/, ''))) return;
     const header = request.headers.authorization;
     if (!header) throw errors.authenticationRequired();

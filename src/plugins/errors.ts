@@ -13,18 +13,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiErro
     if (problems.length > 0) return errors.badRequest(problems[0]!);
     return errors.fieldErrors(fieldErrors);
   }
-  switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return errors.unsupportedMediaType();
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return errors.badRequest(`Malformed JSON in the request body: ${error.message}`);
-  }
-  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|prototype/i.test(error.message))) {
-    return errors.badRequest(`Malformed JSON in the request body: ${error.message}`);
-  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, { errors: [error.message] });
   }
@@ -42,4 +31,18 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, errors.internal());
   });
+}
+
+/**
+ * Refusals Fastify gives before any hook runs (an address with a malformed percent-encoding), in the
+ * v5 shape and with a request id like every other response.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Request-Id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    sendError(reply, errors.badRequest('The address is malformed: it holds an invalid percent-encoding'));
+    return;
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  sendError(reply, errors.internal());
 }

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { errors } from '../lib/errors.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors, type ApiError } from '../lib/errors.js';
 import { sendError } from './errors.js';
+import { routedPath } from './protocol.js';
 
 interface RoutePattern {
   pattern: RegExp;
@@ -18,7 +19,9 @@ function patternOf(url: string): RegExp {
 
 /**
  * Fastify answers 404 for a known path with an unknown method; v5 clients deserve 405 with `Allow`.
- * Routes are remembered as they are added, and the not-found handler tells the two cases apart.
+ * Routes are remembered as they are added, so an unmatched request can be told apart. The answer is
+ * given in `onRequest` (registered after authentication, so 401 still comes first): an unknown
+ * address is refused before its body is read or parsed.
  */
 export function registerNotFound(app: FastifyInstance): void {
   const routes = new Map<string, RoutePattern>();
@@ -28,14 +31,19 @@ export function registerNotFound(app: FastifyInstance): void {
     routes.set(route.url, entry);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0]!;
+  function addressError(request: FastifyRequest): ApiError {
+    const path = routedPath(request);
     const allowed = new Set<string>();
     for (const { pattern, methods } of routes.values()) {
       if (pattern.test(path)) for (const method of methods) allowed.add(method);
     }
-    if (allowed.size === 0) return sendError(reply, errors.noSuchAddress());
+    if (allowed.size === 0) return errors.noSuchAddress();
     if (allowed.has('GET')) allowed.add('HEAD');
-    return sendError(reply, errors.methodNotAllowed(request.method, [...allowed].sort()));
+    return errors.methodNotAllowed(request.method, [...allowed].sort());
+  }
+
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) throw addressError(request);
   });
+  app.setNotFoundHandler((request, reply) => sendError(reply, addressError(request)));
 }

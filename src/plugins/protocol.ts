@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errors } from '../lib/errors.js';
+import { ApiError, errors } from '../lib/errors.js';
 
 const JSON_RANGES = new Set(['*/*', 'application/*', 'application/json']);
 
@@ -13,9 +13,28 @@ export function acceptsJson(accept: string | undefined): boolean {
   });
 }
 
-export function isApiPath(url: string): boolean {
-  return url.startsWith('/api/v5') || url.startsWith('/dc/api/v5');
+const API_PATH = /^(?:\/dc)?\/api\/v5(?:\/|$)/;
+
+export function isApiPath(path: string): boolean {
+  return API_PATH.test(path);
 }
+
+/**
+ * The path the router sees: the matched route's pattern, or for an unmatched address the
+ * percent-decoded path, so an encoded prefix (`/api/%765/users`) cannot slip past a check on it.
+ */
+export function routedPath(request: FastifyRequest): string {
+  if (!request.is404 && request.routeOptions.url) return request.routeOptions.url;
+  const raw = request.url.split('?', 1)[0]!;
+  try {
+    return decodeURI(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Health probes of a load balancer arrive straight, not through the TLS-terminating proxy. */
+const PROBES = new Set(['/healthz', '/readyz']);
 
 /**
  * Protocol rules that apply before any handler: X-Request-Id on every response, HTTPS behind a
@@ -24,7 +43,9 @@ export function isApiPath(url: string): boolean {
 export function registerProtocol(app: FastifyInstance, options: { trustProxy: boolean }): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (options.trustProxy && request.headers['x-forwarded-proto'] !== 'https') throw errors.httpsRequired();
+    if (options.trustProxy && request.headers['x-forwarded-proto'] !== 'https' && !PROBES.has(routedPath(request))) {
+      throw errors.httpsRequired();
+    }
   });
 }
 
@@ -34,12 +55,41 @@ export function registerAcceptCheck(app: FastifyInstance): void {
   });
 }
 
-/** Bodies are JSON; an empty body (a DELETE sent with a JSON content type) is simply no body. */
+/** Keys that would reach an object's prototype if a body were ever merged into one. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Bodies without this cannot hold a forbidden key (a `\u` escape could spell one), so they skip the slower check. */
+const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|prototype|\\u/;
+
+function rejectForbiddenKeys(key: string, value: unknown): unknown {
+  if (FORBIDDEN_KEYS.has(key)) throw errors.badRequest(`The property name "${key}" is not allowed`);
+  return value;
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Bodies are JSON and nothing else (Fastify would also parse text/plain). A request without a body
+ * (a DELETE sent with some content type) is simply bodiless, whatever its Content-Type. The JSON
+ * parser's own message is not passed on: it may quote the body, and a refusal's message is logged.
+ */
 export function registerJsonParser(app: FastifyInstance): void {
-  app.removeContentTypeParser(['application/json']);
-  const defaultParser = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    defaultParser(request, body as string, done);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text === '') return done(null, undefined);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text, MAY_HOLD_FORBIDDEN_KEY.test(text) ? rejectForbiddenKeys : undefined);
+    } catch (error) {
+      return done(error instanceof ApiError ? error : errors.badRequest('The request body is not valid JSON'), undefined);
+    }
+    done(null, parsed);
+  });
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    done(hasBody(request) ? errors.unsupportedMediaType() : null, undefined);
   });
 }

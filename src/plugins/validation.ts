@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { parseDateFilter } from '../lib/date-filter.js';
 import type { FieldErrors } from '../lib/errors.js';
@@ -18,16 +18,47 @@ function createAjv(options: Options): Ajv {
   return ajv;
 }
 
+const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
+
+/** JSON pointers of the strings in `data` that hold U+0000. */
+function nulPointers(data: unknown, pointer = ''): string[] {
+  if (typeof data === 'string') return data.includes('\u0000') ? [pointer] : [];
+  if (data === null || typeof data !== 'object') return [];
+  return Object.entries(data).flatMap(([key, value]) => nulPointers(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000 (SQLite can): such a string is refused on both engines alike,
+ * as one more field error beside the schema's, instead of a 500 on one of them.
+ */
+function refusingNul(validate: ValidateFunction): ValidateFunction {
+  const refusing = ((data: unknown) => {
+    const valid = validate(data);
+    const nulErrors: ErrorObject[] = nulPointers(data).map((instancePath) => ({
+      instancePath,
+      keyword: 'nul',
+      schemaPath: '#',
+      params: {},
+      message: NUL_MESSAGE,
+    }));
+    refusing.errors = nulErrors.length > 0 ? [...(validate.errors ?? []), ...nulErrors] : validate.errors;
+    return valid && nulErrors.length === 0;
+  }) as ValidateFunction;
+  return refusing;
+}
+
 /**
  * Bodies are validated strictly (a number sent for a string is a 400, not coerced); query strings
- * and path parameters arrive as text, so they are coerced to the declared types.
+ * and path parameters arrive as text, so they are coerced to the declared types. Path parameters
+ * are ids, and an id holding NUL is simply not found.
  */
 export function registerValidation(app: FastifyInstance): void {
   const bodyAjv = createAjv({ coerceTypes: false });
   const textAjv = createAjv({ coerceTypes: true });
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<Ajv['compile']>,
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+    return httpPart === 'body' || httpPart === 'querystring' ? refusingNul(validate) : validate;
+  });
 }
 
 /** `/options/1/name` → `options[1].name` */

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { requestIdOf } from '../plugins/request-id.js';
 
 export interface RunningServer {
   port: number;
@@ -103,7 +103,7 @@ function createHttpsRequiredServer(): http.Server {
     res.writeHead(403, {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(HTTPS_REQUIRED_BODY),
-      'X-Request-Id': randomBytes(16).toString('hex'),
+      'X-Request-Id': requestIdOf(req),
       Connection: 'close',
     });
     res.end(HTTPS_REQUIRED_BODY);

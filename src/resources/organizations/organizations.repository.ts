@@ -9,14 +9,18 @@ export type Organization = OrganizationsTable;
 /** Organizations are the tenants; they are managed from the command line, not the API. */
 export function organizationsRepository(db: Kysely<Database>) {
   return {
-    /** Creates the organization with everything every organization starts with, in one transaction. */
+    /**
+     * Creates the organization with everything every organization starts with, in one transaction:
+     * the caller's when it has one open (bootstrap decides and creates in the same), else its own.
+     */
     create(name: string): Promise<Organization> {
-      return db.transaction().execute(async (trx) => {
+      const insert = async (trx: Kysely<Database>) => {
         const organization = { id: newId(), name, created_date: now() };
         await trx.insertInto('organizations').values(organization).execute();
         for (const provision of provisioners) await provision(trx, organization.id);
         return organization;
-      });
+      };
+      return db.isTransaction ? insert(db) : db.transaction().execute(insert);
     },
     list(): Promise<Organization[]> {
       return db.selectFrom('organizations').selectAll().orderBy('created_date').orderBy('id').execute();

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { provisionStandardAgreement } from '../agreements/standard-agreement.js';
+import { provisionPredefinedUserfields } from '../userfields/predefined.js';
 
 /** Creates what a resource gives every new organization (its predefined rows), inside the creating transaction. */
 export type Provisioner = (trx: Kysely<Database>, orgId: string) => Promise<void>;
@@ -8,4 +10,4 @@ export type Provisioner = (trx: Kysely<Database>, orgId: string) => Promise<void
  * Everything a new organization starts with. Existing organizations get the same rows through the
  * migration that introduces them.
  */
-export const provisioners: Provisioner[] = [];
+export const provisioners: Provisioner[] = [provisionStandardAgreement, provisionPredefinedUserfields];

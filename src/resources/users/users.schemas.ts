@@ -5,9 +5,15 @@ import { PagingQuery } from '../../lib/paging.js';
 export const EMAIL_MESSAGE = 'Invalid email address';
 export const PASSWORD_MESSAGE = 'The password must be 6 to 64 characters long and contain at least one letter and one number';
 
+/** Shared with the email userfields, whose values pass the same check. */
+export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$';
+export const EMAIL_MAX_LENGTH = 254;
+/** ISO 639-1, optionally -REGION; also the keys of a userfield's localizedNames. */
+export const LOCALE_PATTERN = '^[a-z]{2}(-[A-Z]{2})?$';
+
 const Email = Type.String({
-  maxLength: 254,
-  pattern: '^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$',
+  maxLength: EMAIL_MAX_LENGTH,
+  pattern: EMAIL_PATTERN,
   errorMessage: EMAIL_MESSAGE,
   description: 'Login email, unique in the organization (case-insensitive)',
 });
@@ -25,7 +31,7 @@ const Username = Type.String({
   description: 'Unique in the organization (case-insensitive)',
 });
 const Locale = Type.String({
-  pattern: '^[a-z]{2}(-[A-Z]{2})?$',
+  pattern: LOCALE_PATTERN,
   errorMessage: 'must be an ISO 639-1 language code, optionally with a region, such as "en" or "en-US"',
   description: 'ISO 639-1 language code, optionally -REGION',
 });

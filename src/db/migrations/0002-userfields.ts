@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import { predefinedUserfieldRows } from '../../resources/userfields/predefined.js';
+import { now } from '../../lib/time.js';
+
+// Userfield categories, userfields and their values per user. Portable DDL; every key starts with org_id.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('userfield_categories')
+    .addColumn('org_id', 'varchar(32)', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('id', 'varchar(32)', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('name_key', 'text', (c) => c.notNull())
+    .addColumn('type', 'varchar(16)', (c) => c.notNull())
+    .addColumn('order_index', 'integer', (c) => c.notNull())
+    .addColumn('created_date', 'varchar(20)', (c) => c.notNull())
+    .addPrimaryKeyConstraint('userfield_categories_pkey', ['org_id', 'id'])
+    .addUniqueConstraint('userfield_categories_name_key', ['org_id', 'name_key'])
+    .execute();
+
+  // No cascade from categories: a category is deleted only once it is empty, never by surprise.
+  await db.schema
+    .createTable('userfields')
+    .addColumn('org_id', 'varchar(32)', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('id', 'varchar(32)', (c) => c.notNull())
+    .addColumn('type', 'varchar(16)', (c) => c.notNull())
+    .addColumn('name', 'text')
+    .addColumn('localized_names', 'text')
+    .addColumn('category_id', 'varchar(32)')
+    .addColumn('order_index', 'integer')
+    .addColumn('required', 'boolean', (c) => c.notNull())
+    .addColumn('options', 'text')
+    .addColumn('constraints', 'text')
+    .addColumn('message', 'text')
+    .addColumn('size', 'varchar(16)')
+    .addColumn('read_only', 'boolean', (c) => c.notNull())
+    .addColumn('prompt_missing_values', 'boolean', (c) => c.notNull())
+    .addColumn('created_date', 'varchar(20)', (c) => c.notNull())
+    .addPrimaryKeyConstraint('userfields_pkey', ['org_id', 'id'])
+    .addForeignKeyConstraint('userfields_category_fkey', ['org_id', 'category_id'], 'userfield_categories', ['org_id', 'id'])
+    .execute();
+  await db.schema.createIndex('userfields_category').on('userfields').columns(['org_id', 'category_id', 'order_index']).execute();
+
+  await db.schema
+    .createTable('userfield_values')
+    .addColumn('org_id', 'varchar(32)', (c) => c.notNull())
+    .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+    .addColumn('userfield_id', 'varchar(32)', (c) => c.notNull())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('userfield_values_pkey', ['org_id', 'user_id', 'userfield_id'])
+    .addForeignKeyConstraint('userfield_values_user_fkey', ['org_id', 'user_id'], 'users', ['org_id', 'id'], (c) => c.onDelete('cascade'))
+    .addForeignKeyConstraint('userfield_values_userfield_fkey', ['org_id', 'userfield_id'], 'userfields', ['org_id', 'id'], (c) =>
+      c.onDelete('cascade'),
+    )
+    .execute();
+  await db.schema.createIndex('userfield_values_userfield').on('userfield_values').columns(['org_id', 'userfield_id']).execute();
+
+  // Organizations created before this migration get the predefined fields a new one is provisioned with.
+  const organizations: { id: string }[] = await db.selectFrom('organizations').select('id').execute();
+  for (const { id } of organizations) {
+    await db.insertInto('userfields').values(predefinedUserfieldRows(id, now())).execute();
+  }
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('userfield_values').execute();
+  await db.schema.dropTable('userfields').execute();
+  await db.schema.dropTable('userfield_categories').execute();
+}

@@ -1,0 +1,72 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { AgreementsTable, Database, UserAgreementsTable } from '../../db/schema.js';
+
+export type AgreementRow = AgreementsTable;
+export type AgreementPatch = Partial<Pick<AgreementRow, 'title' | 'text' | 'required' | 'updated_date'>>;
+export type UserAgreementRow = UserAgreementsTable;
+
+/** An agreement as one user sees it: with what they agreed to, when they did. */
+export interface AgreementOfUser extends AgreementRow {
+  agreed_title: string | null;
+  agreed_text: string | null;
+  agreed_date: string | null;
+}
+
+export function agreementsRepository(db: Kysely<Database> | Transaction<Database>) {
+  return {
+    list(orgId: string): Promise<AgreementRow[]> {
+      return db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).execute();
+    },
+
+    find(orgId: string, type: AgreementRow['type']): Promise<AgreementRow | undefined> {
+      return db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).where('type', '=', type).executeTakeFirst();
+    },
+
+    /** Defines the agreement; if a concurrent request defined it first, this one revises it. */
+    async define(row: AgreementRow, revisedDate: string): Promise<void> {
+      await db
+        .insertInto('agreements')
+        .values(row)
+        .onConflict((conflict) =>
+          conflict.columns(['org_id', 'type']).doUpdateSet({ title: row.title, text: row.text, required: row.required, updated_date: revisedDate }),
+        )
+        .execute();
+    },
+
+    async update(orgId: string, type: AgreementRow['type'], patch: AgreementPatch): Promise<void> {
+      await db.updateTable('agreements').set(patch).where('org_id', '=', orgId).where('type', '=', type).execute();
+    },
+
+    /** The organization's agreements (or the one of `type`) joined with the user's agreement to each. */
+    ofUser(orgId: string, userId: string, type?: AgreementRow['type']): Promise<AgreementOfUser[]> {
+      return db
+        .selectFrom('agreements')
+        .leftJoin('user_agreements', (join) =>
+          join
+            .onRef('user_agreements.org_id', '=', 'agreements.org_id')
+            .onRef('user_agreements.type', '=', 'agreements.type')
+            .on('user_agreements.user_id', '=', userId),
+        )
+        .selectAll('agreements')
+        .select(['user_agreements.title as agreed_title', 'user_agreements.text as agreed_text', 'user_agreements.agreed_date'])
+        .where('agreements.org_id', '=', orgId)
+        .$if(type !== undefined, (q) => q.where('agreements.type', '=', type!))
+        .execute();
+    },
+
+    /** Records (or renews) the user's agreement with the title and text they agreed to. */
+    async agree(row: UserAgreementRow): Promise<void> {
+      await db
+        .insertInto('user_agreements')
+        .values(row)
+        .onConflict((conflict) =>
+          conflict.columns(['org_id', 'user_id', 'type']).doUpdateSet({ title: row.title, text: row.text, agreed_date: row.agreed_date }),
+        )
+        .execute();
+    },
+
+    async withdraw(orgId: string, userId: string, type: AgreementRow['type']): Promise<void> {
+      await db.deleteFrom('user_agreements').where('org_id', '=', orgId).where('user_id', '=', userId).where('type', '=', type).execute();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Body, ReadOnly, Timestamp } from '../../lib/schema.js';
+
+export const AGREEMENT_TYPES = ['standard', 'custom'] as const;
+export type AgreementType = (typeof AGREEMENT_TYPES)[number];
+
+const TypeProperty = Type.Unsafe<AgreementType>(Type.String({ enum: [...AGREEMENT_TYPES], description: 'standard or custom' }));
+
+export const Agreement = Type.Object(
+  {
+    type: TypeProperty,
+    title: Type.String(),
+    text: Type.String(),
+    createdDate: Timestamp('When the agreement was defined'),
+    updatedDate: Type.Optional(Timestamp('Last revision')),
+    required: Type.Boolean({ description: 'Whether users must agree; always true for custom' }),
+  },
+  { $id: 'Agreement', additionalProperties: false },
+);
+export type Agreement = Static<typeof Agreement>;
+
+export const Agreements = Type.Object({ results: Type.Array(Agreement, { description: 'standard, then custom when defined' }) });
+
+/** Defines the agreement (title and text required the first time) or revises what is sent. */
+export const PutAgreement = Body({
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be a string of 1 to 255 characters' })),
+  text: Type.Optional(Type.String({ minLength: 1, maxLength: 200000, errorMessage: 'must be a string of 1 to 200000 characters' })),
+  required: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false', description: 'The custom agreement is always required' })),
+  type: ReadOnly(),
+  createdDate: ReadOnly(),
+  updatedDate: ReadOnly(),
+});
+export type PutAgreement = Static<typeof PutAgreement>;
+
+export const TypeParams = Type.Object({ type: Type.String({ description: 'standard or custom' }) });
+export const UserAgreementParams = Type.Object({ id: Type.String(), type: Type.String({ description: 'standard or custom' }) });
+
+export const UserAgreement = Type.Object(
+  {
+    type: TypeProperty,
+    title: Type.String({ description: 'Once agreed, the title the user agreed to' }),
+    text: Type.String({ description: 'Once agreed, the text the user agreed to, even if the agreement was revised since' }),
+    createdDate: Timestamp('When the agreement was defined'),
+    agreed: Type.Boolean(),
+    agreedDate: Type.Optional(Timestamp('When the user agreed; absent while not agreed')),
+  },
+  { $id: 'UserAgreement', additionalProperties: false },
+);
+export type UserAgreement = Static<typeof UserAgreement>;
+
+export const UserAgreements = Type.Object({ results: Type.Array(UserAgreement, { description: 'standard, then custom when defined' }) });
+
+export const PutUserAgreement = Body({
+  agreed: Type.Boolean({ errorMessage: 'must be true or false' }),
+  type: ReadOnly(),
+  title: ReadOnly(),
+  text: ReadOnly(),
+  createdDate: ReadOnly(),
+  agreedDate: ReadOnly(),
+});
+export type PutUserAgreement = Static<typeof PutUserAgreement>;

@@ -1,0 +1,120 @@
+import type { Kysely } from 'kysely';
+import { lockUser } from '../../db/locking.js';
+import type { Database } from '../../db/schema.js';
+import { errors, type FieldErrors } from '../../lib/errors.js';
+import { isId } from '../../lib/ids.js';
+import { now } from '../../lib/time.js';
+import type { Caller } from '../tokens/tokens.service.js';
+import { usersRepository } from '../users/users.repository.js';
+import { agreementsRepository, type AgreementOfUser, type AgreementPatch, type AgreementRow } from './agreements.repository.js';
+import { AGREEMENT_TYPES, type Agreement, type AgreementType, type PutAgreement, type UserAgreement } from './agreements.schemas.js';
+
+function isAgreementType(type: string): type is AgreementType {
+  return (AGREEMENT_TYPES as readonly string[]).includes(type);
+}
+
+/** standard first, then custom. */
+function inTypeOrder<T extends { type: AgreementType }>(rows: T[]): T[] {
+  return rows.sort((a, b) => AGREEMENT_TYPES.indexOf(a.type) - AGREEMENT_TYPES.indexOf(b.type));
+}
+
+export function toResponse(row: AgreementRow): Agreement {
+  const agreement: Agreement = {
+    type: row.type,
+    title: row.title,
+    text: row.text,
+    createdDate: row.created_date,
+    required: Boolean(row.required), // SQLite gives 0/1
+  };
+  if (row.updated_date) agreement.updatedDate = row.updated_date;
+  return agreement;
+}
+
+/** Once agreed, the user sees the title and text they agreed to, whatever revisions came later. */
+export function toUserResponse(row: AgreementOfUser): UserAgreement {
+  if (row.agreed_date === null) {
+    return { type: row.type, title: row.title, text: row.text, createdDate: row.created_date, agreed: false };
+  }
+  return {
+    type: row.type,
+    title: row.agreed_title!,
+    text: row.agreed_text!,
+    createdDate: row.created_date,
+    agreed: true,
+    agreedDate: row.agreed_date,
+  };
+}
+
+export function agreementsService(db: Kysely<Database>) {
+  const agreements = agreementsRepository(db);
+  const users = usersRepository(db);
+
+  async function requireUser(orgId: string, userId: string): Promise<void> {
+    if (!isId(userId) || !(await users.find(orgId, userId))) throw errors.notFound();
+  }
+
+  return {
+    async list(caller: Caller): Promise<Agreement[]> {
+      return inTypeOrder(await agreements.list(caller.orgId)).map(toResponse);
+    },
+
+    async get(caller: Caller, type: string): Promise<Agreement> {
+      const row = isAgreementType(type) ? await agreements.find(caller.orgId, type) : undefined;
+      if (!row) throw errors.notFound();
+      return toResponse(row);
+    },
+
+    /** Defines the agreement (title and text required the first time) or revises what is sent. */
+    async put(caller: Caller, type: string, input: PutAgreement): Promise<void> {
+      if (!isAgreementType(type)) throw errors.notFound();
+      const fieldErrors: FieldErrors = {};
+      if (type === 'custom' && input.required === false) fieldErrors.required = 'the custom agreement is always required';
+      const current = await agreements.find(caller.orgId, type);
+      if (!current) {
+        if (input.title === undefined) fieldErrors.title = 'required';
+        if (input.text === undefined) fieldErrors.text = 'required';
+      }
+      if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+
+      const at = now();
+      if (!current) {
+        const { title, text, required = true } = input;
+        return agreements.define({ org_id: caller.orgId, type, title: title!, text: text!, required, created_date: at, updated_date: null }, at);
+      }
+      const patch: AgreementPatch = {};
+      if (input.title !== undefined) patch.title = input.title;
+      if (input.text !== undefined) patch.text = input.text;
+      if (input.required !== undefined) patch.required = input.required;
+      if (Object.keys(patch).length > 0) await agreements.update(caller.orgId, type, { ...patch, updated_date: at });
+    },
+
+    async listForUser(caller: Caller, userId: string): Promise<UserAgreement[]> {
+      await requireUser(caller.orgId, userId);
+      return inTypeOrder(await agreements.ofUser(caller.orgId, userId)).map(toUserResponse);
+    },
+
+    async getForUser(caller: Caller, userId: string, type: string): Promise<UserAgreement> {
+      await requireUser(caller.orgId, userId);
+      const [row] = isAgreementType(type) ? await agreements.ofUser(caller.orgId, userId, type) : [];
+      if (!row) throw errors.notFound();
+      return toUserResponse(row);
+    },
+
+    /** Records that the user agrees (to the agreement as it reads now) or no longer agrees. */
+    async setForUser(caller: Caller, userId: string, type: string, agreed: boolean): Promise<void> {
+      if (!isId(userId) || !isAgreementType(type)) throw errors.notFound();
+      const { orgId } = caller;
+      await db.transaction().execute(async (trx) => {
+        // Locked so that the user cannot be deleted before the record is written.
+        if (!(await lockUser(trx, orgId, userId))) throw errors.notFound();
+        const repository = agreementsRepository(trx);
+        const agreement = await repository.find(orgId, type);
+        if (!agreement) throw errors.notFound();
+        if (!agreed) return repository.withdraw(orgId, userId, type);
+        return repository.agree({ org_id: orgId, user_id: userId, type, title: agreement.title, text: agreement.text, agreed_date: now() });
+      });
+    },
+  };
+}
+
+export type AgreementsService = ReturnType<typeof agreementsService>;

@@ -1,0 +1,34 @@
+import type { AgreementsTable } from '../../db/schema.js';
+import { now } from '../../lib/time.js';
+import type { Provisioner } from '../organizations/provisioning.js';
+
+/** The server's default end-user terms, which every organization starts with and may revise. */
+export const STANDARD_AGREEMENT = {
+  title: 'Terms of use',
+  text: [
+    'By using this training platform you agree to these terms.',
+    'Your account is for you alone: keep your password to yourself and tell your organization if you think someone else has used it.',
+    'Course material is provided for your own learning. Do not copy, share or publish it without permission.',
+    'Your organization administers your account and the data in it, including your registrations, grades and the details you enter, ' +
+      'and may use that data to run its training programme.',
+    'Your organization may end your access to a course or to the platform at any time.',
+    'These terms may be revised; the version you agreed to stays on record.',
+  ].join('\n\n'),
+};
+
+/** A standard agreement row for each organization. */
+export function standardAgreementRows(orgIds: readonly string[]): AgreementsTable[] {
+  const createdDate = now();
+  return orgIds.map((orgId) => ({
+    org_id: orgId,
+    type: 'standard',
+    ...STANDARD_AGREEMENT,
+    required: true,
+    created_date: createdDate,
+    updated_date: null,
+  }));
+}
+
+export const provisionStandardAgreement: Provisioner = async (trx, orgId) => {
+  await trx.insertInto('agreements').values(standardAgreementRows([orgId])).execute();
+};

@@ -1,0 +1,61 @@
+import type { Kysely, Transaction } from 'kysely';
+import { containsText, withinRange } from '../../db/filters.js';
+import type { Database, OfferingCategoriesTable } from '../../db/schema.js';
+import type { DateRange } from '../../lib/date-filter.js';
+import type { Paging } from '../../lib/paging.js';
+
+export type OfferingCategoryRow = OfferingCategoriesTable;
+export type OfferingCategoryPatch = Partial<Omit<OfferingCategoryRow, 'org_id' | 'id' | 'created_date' | 'order_index'>>;
+
+export interface OfferingCategoryFilters {
+  name?: string;
+  createdDate?: DateRange;
+}
+
+export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<Database>) {
+  return {
+    /** Up to `limit + 1` categories in list order, so the caller can tell whether a next page exists. */
+    list(orgId: string, filters: OfferingCategoryFilters, paging: Paging): Promise<OfferingCategoryRow[]> {
+      let query = db.selectFrom('offering_categories').selectAll().where('org_id', '=', orgId);
+      if (filters.name !== undefined) query = query.where(containsText('name', filters.name));
+      if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
+      return query.orderBy('order_index').orderBy('id').limit(paging.limit + 1).offset(paging.offset).execute();
+    },
+
+    find(orgId: string, id: string): Promise<OfferingCategoryRow | undefined> {
+      return db.selectFrom('offering_categories').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Which of `ids` exist in the organization. */
+    async existing(orgId: string, ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db.selectFrom('offering_categories').select('id').where('org_id', '=', orgId).where('id', 'in', ids).execute();
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /** Whether a category other than `exceptId` holds this name key. */
+    async nameTaken(orgId: string, nameKey: string, exceptId?: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('offering_categories')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('name_key', '=', nameKey)
+        .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async insert(row: OfferingCategoryRow): Promise<void> {
+      await db.insertInto('offering_categories').values(row).execute();
+    },
+
+    async update(orgId: string, id: string, patch: OfferingCategoryPatch): Promise<void> {
+      await db.updateTable('offering_categories').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+    },
+
+    /** Removes the category; its links to offerings go with it (foreign key cascade). */
+    async delete(orgId: string, id: string): Promise<void> {
+      await db.deleteFrom('offering_categories').where('org_id', '=', orgId).where('id', '=', id).execute();
+    },
+  };
+}

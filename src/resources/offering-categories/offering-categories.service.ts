@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import { denseOrder, lockOrdering } from '../../db/dense-order.js';
+import type { Database } from '../../db/schema.js';
+import { parseDateFilter } from '../../lib/date-filter.js';
+import { errors } from '../../lib/errors.js';
+import { isId, newId } from '../../lib/ids.js';
+import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
+import type { Caller } from '../tokens/tokens.service.js';
+import {
+  offeringCategoriesRepository,
+  type OfferingCategoryPatch,
+  type OfferingCategoryRow,
+} from './offering-categories.repository.js';
+import type {
+  CreateOfferingCategory,
+  OfferingCategory,
+  OfferingCategoryQuery,
+  UpdateOfferingCategory,
+} from './offering-categories.schemas.js';
+
+const NAME_IN_USE = { name: 'is already in use' };
+
+export function toResponse(row: OfferingCategoryRow): OfferingCategory {
+  const category: OfferingCategory = { id: row.id, name: row.name, orderIndex: row.order_index, createdDate: row.created_date };
+  if (row.description) category.description = row.description;
+  if (row.color) category.color = row.color;
+  return category;
+}
+
+/**
+ * Every write takes the organization's ordering lock first: it keeps `orderIndex` dense, makes the
+ * name check race-free, and lets offering writes trust that the categories they name still exist.
+ */
+export function offeringCategoriesService(db: Kysely<Database>) {
+  const categories = offeringCategoriesRepository(db);
+
+  return {
+    async list(caller: Caller, query: OfferingCategoryQuery, paging: Paging): Promise<OfferingCategory[]> {
+      const rows = await categories.list(
+        caller.orgId,
+        { name: query.name, createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate) },
+        paging,
+      );
+      return rows.map(toResponse);
+    },
+
+    async get(caller: Caller, id: string): Promise<OfferingCategory> {
+      const row = isId(id) ? await categories.find(caller.orgId, id) : undefined;
+      if (!row) throw errors.notFound();
+      return toResponse(row);
+    },
+
+    create(caller: Caller, input: CreateOfferingCategory): Promise<string> {
+      return db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, caller.orgId);
+        const repository = offeringCategoriesRepository(trx);
+        const nameKey = input.name.toLowerCase();
+        if (await repository.nameTaken(caller.orgId, nameKey)) throw errors.fieldErrors(NAME_IN_USE);
+        const row: OfferingCategoryRow = {
+          org_id: caller.orgId,
+          id: newId(),
+          name: input.name,
+          name_key: nameKey,
+          description: input.description || null,
+          color: input.color || null,
+          order_index: await denseOrder(trx, 'offering_categories', caller.orgId).openSlot(input.orderIndex),
+          created_date: now(),
+        };
+        await repository.insert(row);
+        return row.id;
+      });
+    },
+
+    async update(caller: Caller, id: string, input: UpdateOfferingCategory): Promise<void> {
+      if (!isId(id)) throw errors.notFound();
+      await db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, caller.orgId);
+        const repository = offeringCategoriesRepository(trx);
+        const row = await repository.find(caller.orgId, id);
+        if (!row) throw errors.notFound();
+        const patch: OfferingCategoryPatch = {};
+        if (input.name !== undefined) {
+          const nameKey = input.name.toLowerCase();
+          if (await repository.nameTaken(caller.orgId, nameKey, id)) throw errors.fieldErrors(NAME_IN_USE);
+          Object.assign(patch, { name: input.name, name_key: nameKey });
+        }
+        if (input.description !== undefined) patch.description = input.description || null;
+        if (input.color !== undefined) patch.color = input.color || null;
+        if (Object.keys(patch).length > 0) await repository.update(caller.orgId, id, patch);
+        if (input.orderIndex !== undefined) {
+          await denseOrder(trx, 'offering_categories', caller.orgId).move(id, row.order_index, input.orderIndex);
+        }
+      });
+    },
+
+    /** Deletes the category; offerings simply lose it from their `offeringCategoryIds`. */
+    async delete(caller: Caller, id: string): Promise<void> {
+      if (!isId(id)) throw errors.notFound();
+      await db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, caller.orgId);
+        const repository = offeringCategoriesRepository(trx);
+        const row = await repository.find(caller.orgId, id);
+        if (!row) throw errors.notFound();
+        await repository.delete(caller.orgId, id);
+        await denseOrder(trx, 'offering_categories', caller.orgId).closeGap(row.order_index);
+      });
+    },
+  };
+}
+
+export type OfferingCategoriesService = ReturnType<typeof offeringCategoriesService>;

@@ -1,0 +1,111 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PagingQuery } from '../../lib/paging.js';
+import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { OrderIndex } from '../offering-categories/offering-categories.schemas.js';
+
+export const DEFAULT_PASSING_GRADE = 70;
+
+/** The shape is checked here; the calendar (no 30 February) by the service. */
+export const TIMESTAMP_MESSAGE = 'must be a UTC timestamp of the form yyyy-mm-ddThh:mm:ssZ';
+const TIMESTAMP_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\dZ$';
+const DateInput = (description: string) =>
+  Type.String({ pattern: TIMESTAMP_PATTERN, errorMessage: TIMESTAMP_MESSAGE, description: `${description}, UTC yyyy-mm-ddThh:mm:ssZ` });
+
+const Title = Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be a string of 1 to 255 characters' });
+const CatalogDescription = Type.String({ maxLength: 100000, errorMessage: 'must be a string of at most 100000 characters' });
+const Price = Type.Number({ minimum: 0, errorMessage: 'must be a number of 0 or more' });
+const CategoryIds = Type.Array(Type.String(), {
+  maxItems: 100,
+  errorMessage: 'must be a list of at most 100 offering category ids',
+  description: 'Ids of offering categories of the organization; replaces the list',
+});
+const Tags = Type.Array(Type.String({ maxLength: 255 }), {
+  maxItems: 100,
+  errorMessage: 'must be a list of at most 100 strings',
+  description: 'Entries holding commas or spaces are split into several tags; duplicates are dropped',
+});
+const PassingGrade = Type.Number({
+  minimum: 0,
+  maximum: 100,
+  errorMessage: 'must be a number from 0 to 100',
+  description: `Lowest grade that passes (default ${DEFAULT_PASSING_GRADE})`,
+});
+const AllowRetake = Type.Boolean({
+  errorMessage: 'must be true or false',
+  description: 'Whether a user whose registration was graded may register again (default false)',
+});
+
+export const Offering = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    createdDate: Timestamp('When the offering was created'),
+    beginDate: Type.Optional(Timestamp('Start of the offering')),
+    endDate: Type.Optional(Timestamp('End of the offering')),
+    registrationBeginDate: Type.Optional(Timestamp('Registration opens')),
+    registrationEndDate: Type.Optional(Timestamp('Registration closes')),
+    catalogDescription: Type.Optional(Type.String()),
+    price: Type.Optional(Type.Number()),
+    offeringCategoryIds: Type.Optional(Type.Array(Type.String())),
+    tags: Type.Optional(Type.Array(Type.String())),
+    orderIndex: Type.Integer({ description: "Zero-based position in the organization's list" }),
+    passingGrade: Type.Number(),
+    allowRetake: Type.Boolean(),
+  },
+  { $id: 'Offering', additionalProperties: false },
+);
+export type Offering = Static<typeof Offering>;
+
+const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly() };
+
+export const CreateOffering = Body({
+  title: Title,
+  beginDate: Type.Optional(DateInput('Start of the offering')),
+  endDate: Type.Optional(DateInput('End of the offering')),
+  registrationBeginDate: Type.Optional(DateInput('Registration opens; absent → open from the start')),
+  registrationEndDate: Type.Optional(DateInput('Registration closes; absent → never closes')),
+  catalogDescription: Type.Optional(CatalogDescription),
+  price: Type.Optional(Price),
+  offeringCategoryIds: Type.Optional(CategoryIds),
+  tags: Type.Optional(Tags),
+  orderIndex: Type.Optional(OrderIndex),
+  passingGrade: Type.Optional(PassingGrade),
+  allowRetake: Type.Optional(AllowRetake),
+  ...readOnlyProperties,
+});
+export type CreateOffering = Static<typeof CreateOffering>;
+
+/** Partial: what is not sent keeps its value; `null` clears an optional property (`""` too for text). */
+export const UpdateOffering = Body({
+  title: Type.Optional(Title),
+  beginDate: Type.Optional(Nullable(DateInput('Start of the offering'))),
+  endDate: Type.Optional(Nullable(DateInput('End of the offering'))),
+  registrationBeginDate: Type.Optional(Nullable(DateInput('Registration opens'))),
+  registrationEndDate: Type.Optional(Nullable(DateInput('Registration closes'))),
+  catalogDescription: Type.Optional(Nullable(CatalogDescription)),
+  price: Type.Optional(Nullable(Price)),
+  offeringCategoryIds: Type.Optional(Nullable(CategoryIds)),
+  tags: Type.Optional(Nullable(Tags)),
+  orderIndex: Type.Optional(OrderIndex),
+  passingGrade: Type.Optional(PassingGrade),
+  allowRetake: Type.Optional(AllowRetake),
+  ...readOnlyProperties,
+});
+export type UpdateOffering = Static<typeof UpdateOffering>;
+
+export const OfferingQuery = Type.Object(
+  {
+    ...PagingQuery,
+    title: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
+    offeringCategoryId: Type.Optional(Type.String({ description: 'Offerings in this offering category' })),
+    tag: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; an offering matches when it has all of them' })),
+    createdDate: DateFilter('Creation date'),
+    userId: Type.Optional(
+      Type.String({
+        description: 'Offerings open now for this user to register: within the registration window and not blocked by one of their registrations',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OfferingQuery = Static<typeof OfferingQuery>;

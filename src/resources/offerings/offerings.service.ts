@@ -1,0 +1,216 @@
+import type { Kysely, Transaction } from 'kysely';
+import { denseOrder, lockOrdering } from '../../db/dense-order.js';
+import type { Database } from '../../db/schema.js';
+import { parseDateFilter } from '../../lib/date-filter.js';
+import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { requireExistingIds } from '../../lib/id-filters.js';
+import { isId, newId } from '../../lib/ids.js';
+import type { Paging } from '../../lib/paging.js';
+import { normalizeTags, parseTagFilter } from '../../lib/tags.js';
+import { now } from '../../lib/time.js';
+import { offeringCategoriesRepository } from '../offering-categories/offering-categories.repository.js';
+import { registrationsRepository } from '../registrations/registrations.repository.js';
+import type { Caller } from '../tokens/tokens.service.js';
+import { usersRepository } from '../users/users.repository.js';
+import { offeringsRepository, type OfferingPatch, type OfferingRow } from './offerings.repository.js';
+import {
+  DEFAULT_PASSING_GRADE,
+  TIMESTAMP_MESSAGE,
+  type CreateOffering,
+  type Offering,
+  type OfferingQuery,
+  type UpdateOffering,
+} from './offerings.schemas.js';
+
+const STILL_REGISTERED = 'The offering has registrations that are not ejected; it can be deleted once it has none.';
+
+export function toResponse(row: OfferingRow, categoryIds: string[] = []): Offering {
+  const offering: Offering = {
+    id: row.id,
+    title: row.title,
+    createdDate: row.created_date,
+    orderIndex: row.order_index,
+    passingGrade: row.passing_grade,
+    allowRetake: Boolean(row.allow_retake), // SQLite gives 0/1
+  };
+  if (row.begin_date) offering.beginDate = row.begin_date;
+  if (row.end_date) offering.endDate = row.end_date;
+  if (row.registration_begin_date) offering.registrationBeginDate = row.registration_begin_date;
+  if (row.registration_end_date) offering.registrationEndDate = row.registration_end_date;
+  if (row.catalog_description) offering.catalogDescription = row.catalog_description;
+  if (row.price !== null) offering.price = row.price;
+  if (categoryIds.length > 0) offering.offeringCategoryIds = categoryIds;
+  if (row.tags) offering.tags = row.tags.split(' ');
+  return offering;
+}
+
+function tagsColumn(tags: string[] | null | undefined): string | null {
+  return tags ? normalizeTags(tags).join(' ') || null : null;
+}
+
+type Dates = Pick<OfferingRow, 'begin_date' | 'end_date' | 'registration_begin_date' | 'registration_end_date'>;
+
+const DATE_PROPERTIES = [
+  ['beginDate', 'begin_date'],
+  ['endDate', 'end_date'],
+  ['registrationBeginDate', 'registration_begin_date'],
+  ['registrationEndDate', 'registration_end_date'],
+] as const;
+
+/** Each span must not end before it begins. */
+const SPANS = [
+  ['begin_date', 'end_date', 'endDate', 'beginDate'],
+  ['registration_begin_date', 'registration_end_date', 'registrationEndDate', 'registrationBeginDate'],
+] as const;
+
+/** The dates an offering will have: the input's where given (`null` clears), else the current ones. */
+function datesOf(input: CreateOffering | UpdateOffering, current?: Dates): Dates {
+  const dates = { begin_date: null, end_date: null, registration_begin_date: null, registration_end_date: null, ...current };
+  for (const [property, column] of DATE_PROPERTIES) {
+    if (input[property] !== undefined) dates[column] = input[property];
+  }
+  return dates;
+}
+
+/** The schema checks the timestamp's shape; this checks the calendar (no 30 February) and each span's order. */
+function dateErrors(input: CreateOffering | UpdateOffering, dates: Dates): FieldErrors {
+  const fieldErrors: FieldErrors = {};
+  for (const [property] of DATE_PROPERTIES) {
+    const value = input[property];
+    if (value && parseDateFilter(value) === undefined) fieldErrors[property] = TIMESTAMP_MESSAGE;
+  }
+  for (const [begin, end, endProperty, beginProperty] of SPANS) {
+    const [from, to] = [dates[begin], dates[end]];
+    if (from && to && to < from && !fieldErrors[endProperty]) fieldErrors[endProperty] = `must not be before ${beginProperty}`;
+  }
+  return fieldErrors;
+}
+
+/** The category ids without repeats, and a field error for each one not in the organization. */
+async function checkCategories(trx: Transaction<Database>, orgId: string, requested: readonly string[]) {
+  const ids = [...new Set(requested)];
+  const existing = await offeringCategoriesRepository(trx).existing(orgId, ids.filter(isId));
+  const fieldErrors: FieldErrors = {};
+  requested.forEach((id, index) => {
+    if (!existing.has(id)) fieldErrors[`offeringCategoryIds[${index}]`] = NOT_FOUND_MESSAGE;
+  });
+  return { ids, fieldErrors };
+}
+
+/** Validates what depends on the calendar and on stored data, all field errors at once; gives the category ids to store. */
+async function validate(trx: Transaction<Database>, orgId: string, input: CreateOffering | UpdateOffering, current?: OfferingRow) {
+  const fieldErrors = dateErrors(input, datesOf(input, current));
+  const checked = input.offeringCategoryIds ? await checkCategories(trx, orgId, input.offeringCategoryIds) : undefined;
+  Object.assign(fieldErrors, checked?.fieldErrors);
+  if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+  return checked?.ids;
+}
+
+/**
+ * Every write takes the organization's ordering lock first: it keeps `orderIndex` dense and keeps
+ * the named categories from being deleted until the write is done.
+ */
+export function offeringsService(db: Kysely<Database>) {
+  const offerings = offeringsRepository(db);
+  const users = usersRepository(db);
+  const categories = offeringCategoriesRepository(db);
+
+  return {
+    async list(caller: Caller, query: OfferingQuery, paging: Paging): Promise<Offering[]> {
+      const { orgId } = caller;
+      await requireExistingIds([
+        ['offeringCategoryId', query.offeringCategoryId, (id) => categories.find(orgId, id)],
+        ['userId', query.userId, (id) => users.find(orgId, id)],
+      ]);
+      const rows = await offerings.list(
+        orgId,
+        {
+          title: query.title,
+          categoryId: query.offeringCategoryId,
+          tags: query.tag === undefined ? undefined : parseTagFilter(query.tag),
+          createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
+          openFor: query.userId === undefined ? undefined : { userId: query.userId, at: now() },
+        },
+        paging,
+      );
+      const categoryIds = await offerings.categoryIds(orgId, rows.map((row) => row.id));
+      return rows.map((row) => toResponse(row, categoryIds.get(row.id)));
+    },
+
+    async get(caller: Caller, id: string): Promise<Offering> {
+      const row = isId(id) ? await offerings.find(caller.orgId, id) : undefined;
+      if (!row) throw errors.notFound();
+      return toResponse(row, (await offerings.categoryIds(caller.orgId, [id])).get(id));
+    },
+
+    create(caller: Caller, input: CreateOffering): Promise<string> {
+      const { orgId } = caller;
+      return db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, orgId);
+        const categoryIds = await validate(trx, orgId, input);
+        const row: OfferingRow = {
+          org_id: orgId,
+          id: newId(),
+          title: input.title,
+          ...datesOf(input),
+          catalog_description: input.catalogDescription || null,
+          price: input.price ?? null,
+          tags: tagsColumn(input.tags),
+          order_index: await denseOrder(trx, 'offerings', orgId).openSlot(input.orderIndex),
+          passing_grade: input.passingGrade ?? DEFAULT_PASSING_GRADE,
+          allow_retake: input.allowRetake ?? false,
+          created_date: now(),
+        };
+        const repository = offeringsRepository(trx);
+        await repository.insert(row);
+        if (categoryIds) await repository.replaceCategories(orgId, row.id, categoryIds);
+        return row.id;
+      });
+    },
+
+    async update(caller: Caller, id: string, input: UpdateOffering): Promise<void> {
+      const { orgId } = caller;
+      if (!isId(id)) throw errors.notFound();
+      await db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, orgId);
+        const repository = offeringsRepository(trx);
+        const row = await repository.lock(orgId, id);
+        if (!row) throw errors.notFound();
+        const categoryIds = await validate(trx, orgId, input, row);
+        const patch: OfferingPatch = {};
+        for (const [property, column] of DATE_PROPERTIES) {
+          if (input[property] !== undefined) patch[column] = input[property];
+        }
+        if (input.title !== undefined) patch.title = input.title;
+        if (input.catalogDescription !== undefined) patch.catalog_description = input.catalogDescription || null;
+        if (input.price !== undefined) patch.price = input.price;
+        if (input.tags !== undefined) patch.tags = tagsColumn(input.tags);
+        if (input.passingGrade !== undefined) patch.passing_grade = input.passingGrade;
+        if (input.allowRetake !== undefined) patch.allow_retake = input.allowRetake;
+        if (Object.keys(patch).length > 0) await repository.update(orgId, id, patch);
+        if (input.offeringCategoryIds !== undefined) await repository.replaceCategories(orgId, id, categoryIds ?? []);
+        if (input.orderIndex !== undefined) await denseOrder(trx, 'offerings', orgId).move(id, row.order_index, input.orderIndex);
+      });
+    },
+
+    /** Refused while registrations that are not ejected exist; ejected ones are deleted with the offering. */
+    async delete(caller: Caller, id: string): Promise<void> {
+      const { orgId } = caller;
+      if (!isId(id)) throw errors.notFound();
+      await db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, orgId);
+        const repository = offeringsRepository(trx);
+        const row = await repository.lock(orgId, id);
+        if (!row) throw errors.notFound();
+        const registrations = registrationsRepository(trx);
+        const statuses = await registrations.lockStatusesOfOffering(orgId, id);
+        if (statuses.some((status) => status !== 'ejected')) throw errors.badRequest(STILL_REGISTERED);
+        await registrations.deleteOfOffering(orgId, id);
+        await repository.delete(orgId, id);
+        await denseOrder(trx, 'offerings', orgId).closeGap(row.order_index);
+      });
+    },
+  };
+}
+
+export type OfferingsService = ReturnType<typeof offeringsService>;

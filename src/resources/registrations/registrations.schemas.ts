@@ -1,0 +1,85 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PagingQuery } from '../../lib/paging.js';
+import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+
+export const STATUSES = ['active', 'passed', 'failed', 'ejected'] as const;
+export type Status = (typeof STATUSES)[number];
+
+// A plain enum rather than a union of literals: one validation error with our message.
+const StatusSchema = Type.Unsafe<Status>(
+  Type.String({ enum: [...STATUSES], errorMessage: `must be one of ${STATUSES.join(', ')}`, description: STATUSES.join(', ') }),
+);
+
+export const Registration = Type.Object(
+  {
+    id: Type.String(),
+    userId: Type.String(),
+    offeringId: Type.String(),
+    title: Type.String({ description: "The offering's title when the registration was made" }),
+    status: StatusSchema,
+    grade: Type.Optional(Type.Number({ description: '0-100' })),
+    graderId: Type.Optional(Type.String()),
+    graderComment: Type.Optional(Type.String()),
+    createdDate: Timestamp('When the registration was made'),
+    beginDate: Timestamp('When the registration began'),
+    lastActiveDate: Type.Optional(Timestamp('Last activity')),
+    endDate: Type.Optional(Timestamp('When the registration ended (ejected or graded)')),
+  },
+  { $id: 'Registration', additionalProperties: false },
+);
+export type Registration = Static<typeof Registration>;
+
+export const CreateRegistration = Body({
+  userId: Type.String({ description: 'A user of the organization' }),
+  offeringId: Type.String({ description: 'An offering of the organization, open for registration' }),
+});
+export type CreateRegistration = Static<typeof CreateRegistration>;
+
+/**
+ * Either `{"status": "ejected"}` or `{"grade": n, "graderComment"?: "..."}`. Read-only properties
+ * are ignored, so a client can PUT back what it read with the change made.
+ */
+export const UpdateRegistration = Body({
+  status: Type.Optional(
+    Type.Literal('ejected', {
+      errorMessage: 'can only be set to "ejected"; a grade makes the registration passed or failed',
+      description: '"ejected" ends an active registration without a grade',
+    }),
+  ),
+  grade: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      errorMessage: 'must be a number from 0 to 100',
+      description: "0-100; the registration becomes passed when it reaches the offering's passingGrade, else failed",
+    }),
+  ),
+  graderComment: Type.Optional(
+    Nullable(Type.String({ maxLength: 10000, errorMessage: 'must be a string of at most 10000 characters', description: 'Only with grade' })),
+  ),
+  id: ReadOnly(),
+  userId: ReadOnly(),
+  offeringId: ReadOnly(),
+  title: ReadOnly(),
+  graderId: ReadOnly(),
+  createdDate: ReadOnly(),
+  beginDate: ReadOnly(),
+  lastActiveDate: ReadOnly(),
+  endDate: ReadOnly(),
+});
+export type UpdateRegistration = Static<typeof UpdateRegistration>;
+
+export const RegistrationQuery = Type.Object(
+  {
+    ...PagingQuery,
+    status: Type.Optional(StatusSchema),
+    userId: Type.Optional(Type.String({ description: "The user's registrations" })),
+    offeringId: Type.Optional(Type.String({ description: "The offering's registrations" })),
+    createdDate: DateFilter('Creation date'),
+    beginDate: DateFilter('Begin date'),
+    lastActiveDate: DateFilter('Last activity date'),
+    endDate: DateFilter('End date'),
+  },
+  { additionalProperties: false },
+);
+export type RegistrationQuery = Static<typeof RegistrationQuery>;

@@ -1,0 +1,179 @@
+import type { Kysely } from 'kysely';
+import { lockUser } from '../../db/locking.js';
+import type { Database } from '../../db/schema.js';
+import { parseDateFilter } from '../../lib/date-filter.js';
+import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { requireExistingIds } from '../../lib/id-filters.js';
+import { isId, newId } from '../../lib/ids.js';
+import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
+import { offeringsRepository } from '../offerings/offerings.repository.js';
+import type { Caller } from '../tokens/tokens.service.js';
+import { usersRepository } from '../users/users.repository.js';
+import { registrationsRepository, type RegistrationPatch, type RegistrationRow } from './registrations.repository.js';
+import type { CreateRegistration, Registration, RegistrationQuery, UpdateRegistration } from './registrations.schemas.js';
+
+export const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
+const NOT_OPEN = 'The offering is not open for registration';
+const ALREADY_ACTIVE = 'The user already has an active registration for this offering';
+const ALREADY_COMPLETED = 'The user has already completed this offering, and it does not allow retakes';
+
+export function toResponse(row: RegistrationRow): Registration {
+  const registration: Registration = {
+    id: row.id,
+    userId: row.user_id,
+    offeringId: row.offering_id,
+    title: row.title,
+    status: row.status,
+    createdDate: row.created_date,
+    beginDate: row.begin_date,
+  };
+  if (row.grade !== null) registration.grade = row.grade;
+  if (row.grader_id) registration.graderId = row.grader_id;
+  if (row.grader_comment) registration.graderComment = row.grader_comment;
+  if (row.last_active_date) registration.lastActiveDate = row.last_active_date;
+  if (row.end_date) registration.endDate = row.end_date;
+  return registration;
+}
+
+interface Grading {
+  grade: number;
+  graderComment?: string | null;
+}
+
+/** What a PUT asks for: exactly one of eject and grade (read-only properties were ignored by the schema). */
+function changeOf(input: UpdateRegistration): 'eject' | Grading {
+  if (input.status !== undefined && input.grade !== undefined) {
+    throw errors.badRequest('Send either "status": "ejected" or a grade, not both');
+  }
+  if (input.graderComment !== undefined && input.grade === undefined) {
+    throw errors.fieldErrors({ graderComment: 'only allowed together with grade' });
+  }
+  if (input.status !== undefined) return 'eject';
+  if (input.grade !== undefined) return { grade: input.grade, graderComment: input.graderComment };
+  throw errors.badRequest('Nothing to change: send {"status": "ejected"} or {"grade": n}');
+}
+
+// The state table. Eject: active → ejected; ejected stays as it is; graded → refused.
+
+function ejected(row: RegistrationRow, at: string): RegistrationPatch | undefined {
+  if (row.status === 'ejected') return undefined;
+  if (row.status !== 'active') throw errors.fieldErrors({ status: EJECT_AFTER_GRADE });
+  return { status: 'ejected', end_date: at };
+}
+
+/** Grade: from any status to passed or failed by the offering's passing grade. */
+function graded(row: RegistrationRow, grading: Grading, passingGrade: number, at: string): RegistrationPatch {
+  const patch: RegistrationPatch = {
+    status: grading.grade >= passingGrade ? 'passed' : 'failed',
+    grade: grading.grade,
+    end_date: row.end_date ?? at,
+  };
+  if (grading.graderComment !== undefined) patch.grader_comment = grading.graderComment || null;
+  return patch;
+}
+
+export function registrationsService(db: Kysely<Database>) {
+  const registrations = registrationsRepository(db);
+  const users = usersRepository(db);
+  const offerings = offeringsRepository(db);
+
+  return {
+    async list(caller: Caller, query: RegistrationQuery, paging: Paging): Promise<Registration[]> {
+      const { orgId } = caller;
+      await requireExistingIds([
+        ['userId', query.userId, (id) => users.find(orgId, id)],
+        ['offeringId', query.offeringId, (id) => offerings.find(orgId, id)],
+      ]);
+      const dateRange = (filter: string | undefined) => (filter === undefined ? undefined : parseDateFilter(filter));
+      const rows = await registrations.list(
+        orgId,
+        {
+          status: query.status,
+          userId: query.userId,
+          offeringId: query.offeringId,
+          createdDate: dateRange(query.createdDate),
+          beginDate: dateRange(query.beginDate),
+          lastActiveDate: dateRange(query.lastActiveDate),
+          endDate: dateRange(query.endDate),
+        },
+        paging,
+      );
+      return rows.map(toResponse);
+    },
+
+    async get(caller: Caller, id: string): Promise<Registration> {
+      const row = isId(id) ? await registrations.find(caller.orgId, id) : undefined;
+      if (!row) throw errors.notFound();
+      return toResponse(row);
+    },
+
+    /**
+     * Registers the user. The offering row stays locked until the end, so two requests for the same
+     * offering (or one and the offering's deletion) cannot both pass the checks; the user row too,
+     * so the user cannot be deleted in between.
+     */
+    create(caller: Caller, input: CreateRegistration): Promise<string> {
+      const { orgId } = caller;
+      return db.transaction().execute(async (trx) => {
+        const at = now();
+        const offering = isId(input.offeringId)
+          ? await offeringsRepository(trx).lockForRegistration(orgId, input.offeringId, at)
+          : undefined;
+        const userExists = isId(input.userId) && (await lockUser(trx, orgId, input.userId));
+        if (!userExists || !offering?.open) {
+          const fieldErrors: FieldErrors = {};
+          if (!userExists) fieldErrors.userId = NOT_FOUND_MESSAGE;
+          if (!offering) fieldErrors.offeringId = NOT_FOUND_MESSAGE;
+          else if (!offering.open) fieldErrors.offeringId = NOT_OPEN;
+          throw errors.fieldErrors(fieldErrors);
+        }
+
+        const repository = registrationsRepository(trx);
+        const blocking = await repository.blockingStatus(orgId, input.userId, input.offeringId);
+        if (blocking === 'active') throw errors.badRequest(ALREADY_ACTIVE);
+        if (blocking) throw errors.badRequest(ALREADY_COMPLETED);
+
+        const row: RegistrationRow = {
+          org_id: orgId,
+          id: newId(),
+          user_id: input.userId,
+          offering_id: input.offeringId,
+          title: offering.title,
+          status: 'active',
+          grade: null,
+          grader_id: null,
+          grader_comment: null,
+          created_date: at,
+          begin_date: at,
+          last_active_date: null,
+          end_date: null,
+        };
+        await repository.insert(row);
+        return row.id;
+      });
+    },
+
+    /** Ejects or grades, with the registration row locked so concurrent changes apply one after another. */
+    async update(caller: Caller, id: string, input: UpdateRegistration): Promise<void> {
+      if (!isId(id)) throw errors.notFound();
+      await db.transaction().execute(async (trx) => {
+        const repository = registrationsRepository(trx);
+        const row = await repository.lock(caller.orgId, id);
+        if (!row) throw errors.notFound();
+        const change = changeOf(input);
+        let patch: RegistrationPatch | undefined;
+        if (change === 'eject') {
+          patch = ejected(row, now());
+        } else {
+          // The foreign key keeps an offering for as long as it has registrations.
+          const offering = (await offeringsRepository(trx).find(caller.orgId, row.offering_id))!;
+          patch = graded(row, change, offering.passing_grade, now());
+        }
+        if (patch) await repository.update(caller.orgId, id, patch);
+      });
+    },
+  };
+}
+
+export type RegistrationsService = ReturnType<typeof registrationsService>;

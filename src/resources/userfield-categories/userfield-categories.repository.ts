@@ -1,0 +1,73 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { containsText, withinRange } from '../../db/filters.js';
+import type { Database, UserfieldCategoriesTable } from '../../db/schema.js';
+import type { DateRange } from '../../lib/date-filter.js';
+import type { Paging } from '../../lib/paging.js';
+import type { CategoryType } from './userfield-categories.schemas.js';
+
+export type CategoryRow = UserfieldCategoriesTable;
+
+export interface CategoryFilters {
+  name?: string;
+  type?: CategoryType;
+  createdDate?: DateRange;
+}
+
+/** Sort key of SPEC §4: public categories first, then private, then no category at all. */
+export function categoryTypeRank(column: string) {
+  return sql<number>`case ${sql.ref(column)} when 'public' then 0 when 'private' then 1 else 2 end`;
+}
+
+export function userfieldCategoriesRepository(db: Kysely<Database> | Transaction<Database>) {
+  return {
+    /** Up to `limit + 1` categories: public first, then private, each by orderIndex. */
+    list(orgId: string, filters: CategoryFilters, paging: Paging): Promise<CategoryRow[]> {
+      let query = db.selectFrom('userfield_categories').selectAll().where('org_id', '=', orgId);
+      if (filters.name !== undefined) query = query.where(containsText('name', filters.name));
+      if (filters.type !== undefined) query = query.where('type', '=', filters.type);
+      if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
+      return query
+        .orderBy(categoryTypeRank('type'))
+        .orderBy('order_index')
+        .orderBy('id')
+        .limit(paging.limit + 1)
+        .offset(paging.offset)
+        .execute();
+    },
+
+    find(orgId: string, id: string): Promise<CategoryRow | undefined> {
+      return db.selectFrom('userfield_categories').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    },
+
+    findByName(orgId: string, name: string): Promise<CategoryRow | undefined> {
+      return db
+        .selectFrom('userfield_categories')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('name_key', '=', name.toLowerCase())
+        .executeTakeFirst();
+    },
+
+    async hasUserfields(orgId: string, id: string): Promise<boolean> {
+      const row = await db.selectFrom('userfields').select('id').where('org_id', '=', orgId).where('category_id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async insert(row: CategoryRow): Promise<void> {
+      await db.insertInto('userfield_categories').values(row).execute();
+    },
+
+    async rename(orgId: string, id: string, name: string): Promise<void> {
+      await db
+        .updateTable('userfield_categories')
+        .set({ name, name_key: name.toLowerCase() })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async delete(orgId: string, id: string): Promise<void> {
+      await db.deleteFrom('userfield_categories').where('org_id', '=', orgId).where('id', '=', id).execute();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, UserfieldValuesTable } from '../../db/schema.js';
+
+export type UserfieldValueRow = UserfieldValuesTable;
+
+/** Rows per statement: far below both engines' limits on bound parameters. */
+const BATCH = 500;
+
+function batches<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += BATCH) result.push(items.slice(start, start + BATCH));
+  return result;
+}
+
+export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Database>) {
+  return {
+    ofUser(orgId: string, userId: string): Promise<Pick<UserfieldValueRow, 'userfield_id' | 'value'>[]> {
+      return db
+        .selectFrom('userfield_values')
+        .select(['userfield_id', 'value'])
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .orderBy('userfield_id')
+        .execute();
+    },
+
+    ofUserfield(orgId: string, userfieldId: string): Promise<Pick<UserfieldValueRow, 'user_id' | 'value'>[]> {
+      return db
+        .selectFrom('userfield_values')
+        .select(['user_id', 'value'])
+        .where('org_id', '=', orgId)
+        .where('userfield_id', '=', userfieldId)
+        .execute();
+    },
+
+    /** Inserts or replaces each row's value. */
+    async save(rows: readonly UserfieldValueRow[]): Promise<void> {
+      for (const batch of batches(rows)) {
+        await db
+          .insertInto('userfield_values')
+          .values(batch)
+          .onConflict((conflict) =>
+            conflict.columns(['org_id', 'user_id', 'userfield_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
+          )
+          .execute();
+      }
+    },
+
+    /** Gives every listed user the same value of one field. */
+    async setForUsers(orgId: string, userfieldId: string, userIds: readonly string[], value: string): Promise<void> {
+      for (const batch of batches(userIds)) {
+        await db
+          .updateTable('userfield_values')
+          .set({ value })
+          .where('org_id', '=', orgId)
+          .where('userfield_id', '=', userfieldId)
+          .where('user_id', 'in', batch)
+          .execute();
+      }
+    },
+
+    async deleteOfUser(orgId: string, userId: string, userfieldIds: readonly string[]): Promise<void> {
+      for (const batch of batches(userfieldIds)) {
+        await db
+          .deleteFrom('userfield_values')
+          .where('org_id', '=', orgId)
+          .where('user_id', '=', userId)
+          .where('userfield_id', 'in', batch)
+          .execute();
+      }
+    },
+
+    /** Deletes every user's value of one field that is one of `values` (as stored). */
+    async deleteHolding(orgId: string, userfieldId: string, values: readonly string[]): Promise<void> {
+      for (const batch of batches(values)) {
+        await db
+          .deleteFrom('userfield_values')
+          .where('org_id', '=', orgId)
+          .where('userfield_id', '=', userfieldId)
+          .where('value', 'in', batch)
+          .execute();
+      }
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { Database, UserfieldsTable } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { now } from '../../lib/time.js';
+import { DEFAULT_SIZE } from './userfield-types.js';
+
+/** The address and contact fields every organization has (SPEC §6), in the order they are listed. */
+export const PREDEFINED_USERFIELD_NAMES = [
+  'Street 1',
+  'Street 2',
+  'City',
+  'State/Province',
+  'Postal Code',
+  'Country',
+  'Phone Number',
+  'Company',
+] as const;
+
+/** The organization's own rows for the predefined fields: read-only text fields in no category. */
+export function predefinedUserfieldRows(orgId: string, createdDate: string): UserfieldsTable[] {
+  return PREDEFINED_USERFIELD_NAMES.map((name) => ({
+    org_id: orgId,
+    id: newId(), // time-ordered, so the list keeps the order above
+    type: 'text',
+    name,
+    localized_names: null,
+    category_id: null,
+    order_index: null,
+    required: false,
+    options: null,
+    constraints: null,
+    message: null,
+    size: DEFAULT_SIZE,
+    read_only: true,
+    prompt_missing_values: false,
+    created_date: createdDate,
+  }));
+}
+
+/** Provisioner: a new organization starts with the predefined fields. */
+export async function provisionPredefinedUserfields(trx: Kysely<Database>, orgId: string): Promise<void> {
+  await trx.insertInto('userfields').values(predefinedUserfieldRows(orgId, now())).execute();
+}

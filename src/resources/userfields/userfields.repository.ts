@@ -1,0 +1,88 @@
+import type { Kysely, Transaction } from 'kysely';
+import { withinRange } from '../../db/filters.js';
+import { forShare } from '../../db/locking.js';
+import type { Database, UserfieldsTable } from '../../db/schema.js';
+import type { DateRange } from '../../lib/date-filter.js';
+import type { Paging } from '../../lib/paging.js';
+import { categoryTypeRank } from '../userfield-categories/userfield-categories.repository.js';
+import type { CategoryType } from '../userfield-categories/userfield-categories.schemas.js';
+
+export type UserfieldRow = UserfieldsTable;
+/** A field with the name and type of its category (null when it is in none). */
+export type PlacedUserfieldRow = UserfieldRow & { category_name: string | null; category_type: CategoryType | null };
+/** What an update may change directly; the place in a category changes only through `place`. */
+export type UserfieldPatch = Partial<
+  Omit<UserfieldRow, 'org_id' | 'id' | 'type' | 'read_only' | 'created_date' | 'category_id' | 'order_index'>
+>;
+
+export interface UserfieldFilters {
+  createdDate?: DateRange;
+  categoryType?: CategoryType;
+}
+
+export function userfieldsRepository(db: Kysely<Database> | Transaction<Database>) {
+  function placed(orgId: string) {
+    return db
+      .selectFrom('userfields as f')
+      .leftJoin('userfield_categories as c', (join) => join.onRef('c.org_id', '=', 'f.org_id').onRef('c.id', '=', 'f.category_id'))
+      .selectAll('f')
+      .select(['c.name as category_name', 'c.type as category_type'])
+      .where('f.org_id', '=', orgId);
+  }
+
+  return {
+    /**
+     * Up to `limit + 1` fields in the order of SPEC §4: by category (public first, each type by the
+     * category's orderIndex), then the field's orderIndex; predefined fields in no category last.
+     */
+    list(orgId: string, filters: UserfieldFilters, paging: Paging): Promise<PlacedUserfieldRow[]> {
+      let query = placed(orgId);
+      if (filters.createdDate) query = query.where(withinRange('f.created_date', filters.createdDate));
+      if (filters.categoryType) query = query.where('c.type', '=', filters.categoryType);
+      return query
+        .orderBy(categoryTypeRank('c.type'))
+        .orderBy('c.order_index')
+        .orderBy('f.order_index')
+        .orderBy('f.id')
+        .limit(paging.limit + 1)
+        .offset(paging.offset)
+        .execute();
+    },
+
+    find(orgId: string, id: string): Promise<PlacedUserfieldRow | undefined> {
+      return placed(orgId).where('f.id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * The fields about to receive values. On PostgreSQL they are share-locked until the transaction
+     * ends, so they can neither change nor vanish between the check of a value and its write.
+     */
+    async findForValues(orgId: string, ids: readonly string[]): Promise<UserfieldRow[]> {
+      if (ids.length === 0) return [];
+      return forShare(db, db.selectFrom('userfields').selectAll().where('org_id', '=', orgId).where('id', 'in', ids)).execute();
+    },
+
+    async insert(row: UserfieldRow): Promise<void> {
+      await db.insertInto('userfields').values(row).execute();
+    },
+
+    async update(orgId: string, id: string, patch: UserfieldPatch): Promise<void> {
+      await db.updateTable('userfields').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+    },
+
+    /** Puts the field at `orderIndex` of a category, or (both null) into no category. */
+    async place(orgId: string, id: string, categoryId: string | null, orderIndex: number | null): Promise<void> {
+      await db
+        .updateTable('userfields')
+        .set({ category_id: categoryId, order_index: orderIndex })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Removes the field; its values go with it (foreign key cascade). */
+    async delete(orgId: string, id: string): Promise<void> {
+      await db.deleteFrom('userfields').where('org_id', '=', orgId).where('id', '=', id).execute();
+    },
+  };
+}

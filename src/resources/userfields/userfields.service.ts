@@ -1,0 +1,239 @@
+import type { Kysely, Transaction } from 'kysely';
+import { denseOrder, lockOrdering } from '../../db/dense-order.js';
+import type { Database } from '../../db/schema.js';
+import { parseDateFilter } from '../../lib/date-filter.js';
+import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { isId, newId } from '../../lib/ids.js';
+import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
+import type { Caller } from '../tokens/tokens.service.js';
+import { addCategory } from '../userfield-categories/userfield-categories.service.js';
+import { userfieldCategoriesRepository, type CategoryRow } from '../userfield-categories/userfield-categories.repository.js';
+import { forgetRemovedOptions } from '../userfield-values/userfield-values.service.js';
+import {
+  constraintsOf,
+  definitionErrors,
+  localizedNamesOf,
+  objectColumn,
+  optionsColumn,
+  optionsOf,
+  type Definition,
+} from './userfield-definition.js';
+import { canonicalType, DEFAULT_SIZE, hasProperty, type UserfieldType } from './userfield-types.js';
+import { userfieldsRepository, type PlacedUserfieldRow, type UserfieldPatch, type UserfieldRow } from './userfields.repository.js';
+import type { CreateUserfield, UpdateUserfield, Userfield, UserfieldQuery } from './userfields.schemas.js';
+
+export function toResponse(row: PlacedUserfieldRow): Userfield {
+  const type = row.type as UserfieldType;
+  const field: Userfield = { id: row.id, type, createdDate: row.created_date };
+  if (row.name) field.name = row.name;
+  if (row.localized_names) field.localizedNames = localizedNamesOf(row);
+  if (row.category_id !== null) {
+    field.categoryId = row.category_id;
+    field.categoryName = row.category_name!;
+    field.categoryType = row.category_type!;
+    field.orderIndex = row.order_index!;
+  }
+  if (hasProperty(type, 'required')) field.required = Boolean(row.required);
+  if (hasProperty(type, 'options')) field.options = optionsOf(row);
+  if (row.constraints) field.constraints = constraintsOf(row) as Userfield['constraints'];
+  if (row.message) field.message = row.message;
+  if (hasProperty(type, 'size')) field.size = row.size ?? DEFAULT_SIZE;
+  if (row.read_only) field.readOnly = true;
+  return field;
+}
+
+/** The summary line of a failed update that v5 clients look for (SPEC §3). */
+export function updateFailureMessage(fieldErrors: FieldErrors): string {
+  if (fieldErrors.name === 'required') return 'name is required';
+  if (fieldErrors.message === 'required') return 'message is required';
+  return 'invalid value';
+}
+
+function failIfAny(fieldErrors: FieldErrors, message?: string): void {
+  if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors, message);
+}
+
+/** The fields of one category form one dense list. */
+function fieldsOfCategory(trx: Transaction<Database>, orgId: string, categoryId: string) {
+  return denseOrder(trx, 'userfields', orgId, { column: 'category_id', value: categoryId });
+}
+
+/** The category a payload names: an existing one, or (by an unknown name) one to create. */
+interface CategoryChoice {
+  existing?: CategoryRow;
+  newName?: string;
+}
+
+/** Looks up the category that `categoryId` and/or `categoryName` name; problems go into `fieldErrors`. */
+async function chooseCategory(
+  trx: Transaction<Database>,
+  orgId: string,
+  input: { categoryId?: string; categoryName?: string },
+  fieldErrors: FieldErrors,
+): Promise<CategoryChoice> {
+  const categories = userfieldCategoriesRepository(trx);
+  const byId = input.categoryId === undefined || !isId(input.categoryId) ? undefined : await categories.find(orgId, input.categoryId);
+  if (input.categoryId !== undefined && !byId) {
+    fieldErrors.categoryId = NOT_FOUND_MESSAGE;
+    return {};
+  }
+  if (input.categoryName === undefined) return { existing: byId };
+  const byName = await categories.findByName(orgId, input.categoryName);
+  if (byId && byName?.id !== byId.id) {
+    fieldErrors.categoryName = 'names another category than categoryId';
+    return {};
+  }
+  return byName ? { existing: byName } : { newName: input.categoryName };
+}
+
+/** The columns an update changes, besides the field's place. */
+function patchOf(field: UserfieldRow, input: Definition): UserfieldPatch {
+  const patch: UserfieldPatch = {};
+  if (input.name) patch.name = input.name;
+  if (input.message) patch.message = input.message;
+  if (input.localizedNames !== undefined) patch.localized_names = objectColumn(input.localizedNames);
+  if (input.options !== undefined) patch.options = optionsColumn(input.options);
+  if (input.constraints !== undefined) patch.constraints = objectColumn(input.constraints);
+  if (input.size !== undefined) patch.size = input.size;
+  if (input.required !== undefined) {
+    patch.required = input.required;
+    // Made required after creation: users without a value are asked for one at their next login.
+    patch.prompt_missing_values = input.required && (!field.required || Boolean(field.prompt_missing_values));
+  }
+  return patch;
+}
+
+/** Moves the field into `target` (the end unless `orderIndex`), or to `orderIndex` within its own category. */
+async function placeField(trx: Transaction<Database>, field: PlacedUserfieldRow, target: CategoryRow | undefined, orderIndex?: number) {
+  const { org_id: orgId, category_id: categoryId } = field;
+  if (target && target.id !== categoryId) {
+    if (categoryId !== null) await fieldsOfCategory(trx, orgId, categoryId).closeGap(field.order_index!);
+    const position = await fieldsOfCategory(trx, orgId, target.id).openSlot(orderIndex);
+    await userfieldsRepository(trx).place(orgId, field.id, target.id, position);
+  } else if (orderIndex !== undefined && categoryId !== null) {
+    await fieldsOfCategory(trx, orgId, categoryId).move(field.id, field.order_index!, orderIndex);
+  }
+}
+
+/**
+ * Every write takes the organization's ordering lock first: it keeps each category's orderIndex
+ * dense, and makes category lookups, implicit category creation and moves race-free.
+ */
+export function userfieldsService(db: Kysely<Database>) {
+  const userfields = userfieldsRepository(db);
+
+  return {
+    async list(caller: Caller, query: UserfieldQuery, paging: Paging): Promise<Userfield[]> {
+      const rows = await userfields.list(
+        caller.orgId,
+        {
+          createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
+          categoryType: query.categoryType,
+        },
+        paging,
+      );
+      return rows.map(toResponse);
+    },
+
+    async get(caller: Caller, id: string): Promise<Userfield> {
+      const row = isId(id) ? await userfields.find(caller.orgId, id) : undefined;
+      if (!row) throw errors.notFound();
+      return toResponse(row);
+    },
+
+    create(caller: Caller, input: CreateUserfield): Promise<string> {
+      const { orgId } = caller;
+      const type = canonicalType(input.type);
+      return db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, orgId);
+        const fieldErrors = definitionErrors(type, input, true);
+        if (input.categoryId === undefined && input.categoryName === undefined) fieldErrors.categoryName = 'required';
+        const { existing, newName } = await chooseCategory(trx, orgId, input, fieldErrors);
+        if (existing && input.categoryType !== undefined && input.categoryType !== existing.type) {
+          fieldErrors.categoryType = `does not match the category, which is ${existing.type}`;
+        }
+        failIfAny(fieldErrors);
+
+        const category = existing ?? (await addCategory(trx, orgId, { name: newName!, type: input.categoryType ?? 'public' }));
+        const row: UserfieldRow = {
+          org_id: orgId,
+          id: newId(),
+          type,
+          name: input.name ?? null,
+          localized_names: input.localizedNames ? objectColumn(input.localizedNames) : null,
+          category_id: category.id,
+          order_index: await fieldsOfCategory(trx, orgId, category.id).openSlot(input.orderIndex),
+          required: input.required ?? false,
+          options: input.options ? optionsColumn(input.options) : null,
+          constraints: input.constraints ? objectColumn(input.constraints) : null,
+          message: input.message ?? null,
+          size: hasProperty(type, 'size') ? (input.size ?? DEFAULT_SIZE) : null,
+          read_only: false,
+          prompt_missing_values: false,
+          created_date: now(),
+        };
+        await userfieldsRepository(trx).insert(row);
+        return row.id;
+      });
+    },
+
+    /**
+     * Partial update covering every use case of v5: rename, required, options, constraints, message,
+     * size, localizedNames, orderIndex and moves between categories. Read-only properties are ignored.
+     */
+    async update(caller: Caller, id: string, input: UpdateUserfield): Promise<void> {
+      if (!isId(id)) throw errors.notFound();
+      const { orgId } = caller;
+      await db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, orgId);
+        const field = await userfieldsRepository(trx).find(orgId, id);
+        if (!field) throw errors.notFound();
+        const type = field.type as UserfieldType;
+        const fieldErrors = definitionErrors(type, input, false);
+        if (input.type !== undefined && canonicalType(input.type) !== type) fieldErrors.type = 'cannot be changed';
+        if (field.read_only && input.name !== undefined && input.name !== field.name) {
+          fieldErrors.name ??= 'cannot be changed on a predefined userfield';
+        }
+        const moving = input.categoryId !== undefined || input.categoryName !== undefined;
+        const { existing: target, newName } = moving ? await chooseCategory(trx, orgId, input, fieldErrors) : {};
+        if (newName !== undefined) fieldErrors.categoryName = 'no category has this name';
+        if (input.orderIndex !== undefined && !moving && field.category_id === null) {
+          fieldErrors.orderIndex = 'the userfield is in no category; send categoryId or categoryName to place it';
+        }
+        failIfAny(fieldErrors, updateFailureMessage(fieldErrors));
+
+        const patch = patchOf(field, input);
+        if (Object.keys(patch).length > 0) await userfieldsRepository(trx).update(orgId, id, patch);
+        if (input.options) {
+          const kept = new Set(input.options.map((option) => option.name));
+          await forgetRemovedOptions(trx, field, optionsOf(field).map((option) => option.name).filter((name) => !kept.has(name)));
+        }
+        await placeField(trx, field, target, input.orderIndex);
+      });
+    },
+
+    /**
+     * Deletes a custom field with every user's value of it. A predefined field is only taken out of
+     * its category (its values are kept); one in no category cannot be deleted.
+     */
+    async delete(caller: Caller, id: string): Promise<void> {
+      if (!isId(id)) throw errors.notFound();
+      const { orgId } = caller;
+      await db.transaction().execute(async (trx) => {
+        await lockOrdering(trx, orgId);
+        const repository = userfieldsRepository(trx);
+        const field = await repository.find(orgId, id);
+        if (!field) throw errors.notFound();
+        if (field.category_id === null) {
+          throw errors.badRequest('A predefined userfield cannot be deleted; DELETE only takes it out of its category, and it is in none.');
+        }
+        if (field.read_only) await repository.place(orgId, id, null, null);
+        else await repository.delete(orgId, id);
+        await fieldsOfCategory(trx, orgId, field.category_id).closeGap(field.order_index!);
+      });
+    },
+  };
+}
+
+export type UserfieldsService = ReturnType<typeof userfieldsService>;

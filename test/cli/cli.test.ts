@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import { buildApp, type ApiInstance } from '../../src/app.js';
+import { main } from '../../src/cli/main.js';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ID = /^[0-9a-f]{32}$/;
+const TOKEN = /^tpa_[A-Za-z0-9_-]{43}$/;
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+for (const engine of ENGINES) {
+  describe(`command line [${engine}]`, () => {
+    let database: TestDatabase;
+    let app: ApiInstance;
+
+    /** Runs the command line in this process against the test database. */
+    async function cli(...argv: string[]): Promise<Run> {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(argv, { DATABASE_URL: database.url }, { out: (line) => out.push(line), err: (line) => err.push(line) });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    }
+
+    async function succeed(...argv: string[]): Promise<string> {
+      const run = await cli(...argv);
+      assert.equal(run.code, 0, `${argv.join(' ')} exited with ${run.code}: ${run.err}`);
+      assert.equal(run.err, '');
+      return run.out;
+    }
+
+    function getUsers(token: string) {
+      return app.inject({ method: 'GET', url: '/api/v5/users', headers: { authorization: `Bearer ${token}` } });
+    }
+
+    before(async () => {
+      database = await createTestDatabase(engine, { migrate: false });
+      app = await buildApp({ db: database.db });
+    });
+    after(async () => {
+      await app.close();
+      await database.drop();
+    });
+
+    it('migrates a new database', async () => {
+      assert.equal(await succeed('migrate'), 'Database is up to date');
+      assert.deepEqual(JSON.parse(await succeed('migrate', '--json')), { migrated: true });
+      assert.deepEqual(await database.db.selectFrom('organizations').selectAll().execute(), []);
+    });
+
+    it('creates an organization and prints its bare id', async () => {
+      assert.match(await succeed('orgs', 'create', '--name', 'Acme Training'), ID);
+    });
+
+    it('lists organizations as text and as JSON', async () => {
+      const id = await succeed('orgs', 'create', '--name', 'Listed');
+      const lines = (await succeed('orgs', 'list')).split('\n');
+      const line = lines.find((l) => l.startsWith(id));
+      assert.ok(line, lines.join('\n'));
+      assert.equal(line.split('\t')[1], 'Listed');
+      const listed = JSON.parse(await succeed('orgs', 'list', '--json'));
+      assert.ok(Array.isArray(listed));
+      const organization = listed.find((o: { id: string }) => o.id === id);
+      assert.equal(organization.name, 'Listed');
+      assert.match(organization.createdDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    });
+
+    it('creates a token that authenticates against the API', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'With token');
+      const token = await succeed('tokens', 'create', '--org', orgId);
+      assert.match(token, TOKEN);
+      const response = await getUsers(token);
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual(response.json(), { results: [] });
+    });
+
+    it('lists tokens without their secrets', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Token list');
+      const token = await succeed('tokens', 'create', '--org', orgId, '--name', 'ci-pipeline');
+      const hash = createHash('sha256').update(token).digest('hex');
+      for (const listing of [await succeed('tokens', 'list', '--org', orgId), await succeed('tokens', 'list', '--org', orgId, '--json')]) {
+        assert.ok(listing.includes('ci-pipeline'), listing);
+        assert.equal(listing.includes(token), false);
+        assert.equal(listing.includes(token.slice(4)), false);
+        assert.equal(listing.includes(hash), false);
+      }
+      const [info] = JSON.parse(await succeed('tokens', 'list', '--org', orgId, '--json'));
+      assert.match(info.id, ID);
+      assert.deepEqual(info.scopes, ['read', 'write']);
+    });
+
+    it('revokes a token with immediate effect', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Revocation');
+      const token = await succeed('tokens', 'create', '--org', orgId);
+      assert.equal((await getUsers(token)).statusCode, 200);
+      const [info] = JSON.parse(await succeed('tokens', 'list', '--org', orgId, '--json'));
+      assert.equal(await succeed('tokens', 'revoke', info.id), info.id);
+      const response = await getUsers(token);
+      assert.equal(response.statusCode, 401);
+      assert.equal(response.json().error, 'invalid_token');
+      const [revoked] = JSON.parse(await succeed('tokens', 'list', '--org', orgId, '--json'));
+      assert.match(revoked.revokedDate, /Z$/);
+    });
+
+    it('creates a read-only token that cannot write', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Read only');
+      const token = await succeed('tokens', 'create', '--org', orgId, '--scopes', 'read');
+      assert.equal((await getUsers(token)).statusCode, 200);
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v5/users',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: { email: 'reader@example.com' },
+      });
+      assert.equal(response.statusCode, 403);
+      assert.equal(response.json().error, 'insufficient_scope');
+    });
+
+    it('refuses a token for an unknown organization with exit code 2', async () => {
+      const run = await cli('tokens', 'create', '--org', '0190f5d2a1b27c3d8e4f5a6b7c8d9e0f');
+      assert.equal(run.code, 2);
+      assert.equal(run.out, '');
+      assert.match(run.err, /No organization has the id 0190f5d2a1b27c3d8e4f5a6b7c8d9e0f/);
+    });
+
+    it('refuses to list the tokens of an unknown organization with exit code 2', async () => {
+      const run = await cli('tokens', 'list', '--org', 'nonexistent');
+      assert.equal(run.code, 2);
+      assert.match(run.err, /No organization has the id nonexistent/);
+    });
+
+    it('refuses to revoke an unknown token with exit code 2', async () => {
+      const run = await cli('tokens', 'revoke', '0190f5d2a1b27c3d8e4f5a6b7c8d9e0f');
+      assert.equal(run.code, 2);
+      assert.match(run.err, /No token has the id/);
+    });
+
+    it('names a missing or invalid option with exit code 2', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Options');
+      for (const [argv, message] of [
+        [['orgs', 'create'], /--name is required/],
+        [['tokens', 'create'], /--org is required/],
+        [['tokens', 'create', '--org', orgId, '--scopes', 'admin'], /[Ss]copes/],
+        [['tokens', 'create', '--org', orgId, '--expires', 'someday'], /--expires/],
+        [['orgs', 'list', '--bogus'], /bogus/],
+      ] as const) {
+        const run = await cli(...argv);
+        assert.equal(run.code, 2, argv.join(' '));
+        assert.equal(run.out, '');
+        assert.match(run.err, message);
+      }
+    });
+
+    it('answers an unknown command with exit code 2 and the usage', async () => {
+      const run = await cli('frobnicate');
+      assert.equal(run.code, 2);
+      assert.match(run.err, /Unknown command "frobnicate"/);
+      assert.match(run.err, /Usage: training-api/);
+    });
+
+    it('prints the usage on --help', async () => {
+      assert.match(await succeed('--help'), /^Usage: training-api/);
+    });
+
+    it('works as a real process: bare id on stdout, exit codes', async () => {
+      const run = promisify(execFile);
+      const env = { PATH: process.env.PATH, DATABASE_URL: database.url };
+      const created = await run(process.execPath, ['bin/training-api.js', 'orgs', 'create', '--name', 'From a shell'], { cwd: REPO_ROOT, env });
+      assert.match(created.stdout, /^[0-9a-f]{32}\n$/);
+      assert.equal(created.stderr, '');
+      await assert.rejects(
+        run(process.execPath, ['bin/training-api.js', 'frobnicate'], { cwd: REPO_ROOT, env }),
+        (error: { code: number; stdout: string; stderr: string }) => {
+          assert.equal(error.code, 2);
+          assert.equal(error.stdout, '');
+          assert.match(error.stderr, /Usage: training-api/);
+          return true;
+        },
+      );
+    });
+  });
+}
