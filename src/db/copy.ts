@@ -151,12 +151,9 @@ async function countRows(db: Kysely<any>, table: string): Promise<number> {
   return Number(row.count); // PostgreSQL counts are bigints, which pg returns as strings
 }
 
-/** The tables of the database's own schema (PostgreSQL's introspection lists every schema's). */
+/** Tables, not views. (On PostgreSQL our dialect introspects the connection's own schema only.) */
 async function tablesOf(database: DatabaseHandle, options: { withInternalKyselyTables: boolean }) {
-  const tables = await database.db.introspection.getTables(options);
-  if (database.engine === 'sqlite') return tables.filter((table) => !table.isView);
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  return tables.filter((table) => !table.isView && table.schema === rows[0]!.schema);
+  return (await database.db.introspection.getTables(options)).filter((table) => !table.isView);
 }
 
 async function describeTables(database: DatabaseHandle): Promise<TableShape[]> {

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, sql, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
+import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import { lowerCase } from './filters.js';
 import type { Database } from './schema.js';
 import { isPostgres } from './locking.js';
@@ -53,7 +54,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     max: options.poolSize ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine, close: () => db.destroy() };
 }
 
