@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   LogController,
@@ -15,7 +16,7 @@ import { errors } from './lib/errors.js';
 import { registerAuthentication } from './plugins/authentication.js';
 import { answerFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
-import { registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
+import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
 import { requestIdOf } from './plugins/request-id.js';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
@@ -113,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
 
   // Every route rejects unknown query parameters (an `access_token=` among them), even those without filters.
   app.addHook('onRoute', (route) => {
+    if (!isApiPath(route.url)) return;
     route.schema ??= {};
     route.schema.querystring ??= Type.Object({}, { additionalProperties: false });
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
@@ -132,6 +134,8 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     // Schemas with an $id (User, ...) become named components instead of def-0, def-1.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
+  // The interactive reference for people; the same document machines read at /api/v5/openapi.json.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
   app.get(

@@ -49,9 +49,10 @@ export function registerProtocol(app: FastifyInstance, options: { trustProxy: bo
   });
 }
 
+/** Only the API is JSON-only; the /docs page is for browsers. */
 export function registerAcceptCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!request.is404 && !acceptsJson(request.headers.accept)) throw errors.notAcceptable();
+    if (!request.is404 && isApiPath(routedPath(request)) && !acceptsJson(request.headers.accept)) throw errors.notAcceptable();
   });
 }
 
