@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { requestOrigin } from './urls.js';
 
@@ -15,6 +15,11 @@ export const PagingQuery = {
     Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, errorMessage: `must be an integer from 0 to ${MAX_OFFSET}` }),
   ),
 };
+
+/** The query string of a paged list: limit and offset, then the list's own filters; any other parameter is a 400. */
+export function ListQuery<F extends TProperties>(filters: F) {
+  return Type.Object({ ...PagingQuery, ...filters }, { additionalProperties: false });
+}
 
 export interface Paging {
   limit: number;

@@ -39,6 +39,9 @@ export const DateFilter = (description: string) =>
     }),
   );
 
+/** A list filter matching a case-insensitive substring of a text (see `containsText` in db/filters.ts). */
+export const SubstringFilter = () => Type.Optional(Type.String({ description: 'Substring, case-insensitive' }));
+
 export const NOT_FOUND_RESPONSE = Type.Object({ errors: Type.Array(Type.String()) }, { description: 'No resource exists with the given id.' });
 export const ERROR_RESPONSE = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PagingQuery } from '../../lib/paging.js';
-import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { ListQuery } from '../../lib/paging.js';
+import { Body, DateFilter, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
 
 const Name = Type.String({
   minLength: 1,
@@ -54,12 +54,8 @@ export const UpdateOfferingCategory = Body({
 });
 export type UpdateOfferingCategory = Static<typeof UpdateOfferingCategory>;
 
-export const OfferingCategoryQuery = Type.Object(
-  {
-    ...PagingQuery,
-    name: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
-    createdDate: DateFilter('Creation date'),
-  },
-  { additionalProperties: false },
-);
+export const OfferingCategoryQuery = ListQuery({
+  name: SubstringFilter(),
+  createdDate: DateFilter('Creation date'),
+});
 export type OfferingCategoryQuery = Static<typeof OfferingCategoryQuery>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PagingQuery } from '../../lib/paging.js';
-import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { ListQuery } from '../../lib/paging.js';
+import { Body, DateFilter, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
 import { OrderIndex } from '../offering-categories/offering-categories.schemas.js';
 
 export const DEFAULT_PASSING_GRADE = 70;
@@ -93,19 +93,15 @@ export const UpdateOffering = Body({
 });
 export type UpdateOffering = Static<typeof UpdateOffering>;
 
-export const OfferingQuery = Type.Object(
-  {
-    ...PagingQuery,
-    title: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
-    offeringCategoryId: Type.Optional(Type.String({ description: 'Offerings in this offering category' })),
-    tag: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; an offering matches when it has all of them' })),
-    createdDate: DateFilter('Creation date'),
-    userId: Type.Optional(
-      Type.String({
-        description: 'Offerings open now for this user to register: within the registration window and not blocked by one of their registrations',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const OfferingQuery = ListQuery({
+  title: SubstringFilter(),
+  offeringCategoryId: Type.Optional(Type.String({ description: 'Offerings in this offering category' })),
+  tag: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; an offering matches when it has all of them' })),
+  createdDate: DateFilter('Creation date'),
+  userId: Type.Optional(
+    Type.String({
+      description: 'Offerings open now for this user to register: within the registration window and not blocked by one of their registrations',
+    }),
+  ),
+});
 export type OfferingQuery = Static<typeof OfferingQuery>;

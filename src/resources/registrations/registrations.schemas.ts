@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PagingQuery } from '../../lib/paging.js';
+import { ListQuery } from '../../lib/paging.js';
 import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
 
 export const STATUSES = ['active', 'passed', 'failed', 'ejected'] as const;
@@ -69,17 +69,13 @@ export const UpdateRegistration = Body({
 });
 export type UpdateRegistration = Static<typeof UpdateRegistration>;
 
-export const RegistrationQuery = Type.Object(
-  {
-    ...PagingQuery,
-    status: Type.Optional(StatusSchema),
-    userId: Type.Optional(Type.String({ description: "The user's registrations" })),
-    offeringId: Type.Optional(Type.String({ description: "The offering's registrations" })),
-    createdDate: DateFilter('Creation date'),
-    beginDate: DateFilter('Begin date'),
-    lastActiveDate: DateFilter('Last activity date'),
-    endDate: DateFilter('End date'),
-  },
-  { additionalProperties: false },
-);
+export const RegistrationQuery = ListQuery({
+  status: Type.Optional(StatusSchema),
+  userId: Type.Optional(Type.String({ description: "The user's registrations" })),
+  offeringId: Type.Optional(Type.String({ description: "The offering's registrations" })),
+  createdDate: DateFilter('Creation date'),
+  beginDate: DateFilter('Begin date'),
+  lastActiveDate: DateFilter('Last activity date'),
+  endDate: DateFilter('End date'),
+});
 export type RegistrationQuery = Static<typeof RegistrationQuery>;

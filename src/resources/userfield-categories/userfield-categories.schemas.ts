@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateFilter, ReadOnly, Timestamp } from '../../lib/schema.js';
-import { PagingQuery } from '../../lib/paging.js';
+import { Body, DateFilter, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
+import { ListQuery } from '../../lib/paging.js';
 
 export const CATEGORY_TYPES = ['public', 'private'] as const;
 export type CategoryType = (typeof CATEGORY_TYPES)[number];
@@ -44,13 +44,9 @@ export const UpdateUserfieldCategory = Body({
 });
 export type UpdateUserfieldCategory = Static<typeof UpdateUserfieldCategory>;
 
-export const UserfieldCategoryQuery = Type.Object(
-  {
-    ...PagingQuery,
-    name: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
-    type: Type.Optional(CategoryTypeSchema('Only categories of this type')),
-    createdDate: DateFilter('Creation date'),
-  },
-  { additionalProperties: false },
-);
+export const UserfieldCategoryQuery = ListQuery({
+  name: SubstringFilter(),
+  type: Type.Optional(CategoryTypeSchema('Only categories of this type')),
+  createdDate: DateFilter('Creation date'),
+});
 export type UserfieldCategoryQuery = Static<typeof UserfieldCategoryQuery>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
-import { PagingQuery } from '../../lib/paging.js';
+import { ListQuery } from '../../lib/paging.js';
 import { LOCALE_PATTERN } from '../users/users.schemas.js';
 import { CategoryName, CategoryTypeSchema, OrderIndex } from '../userfield-categories/userfield-categories.schemas.js';
 import { describeTypes, SIZES, TYPE_NAMES, USERFIELD_TYPES, type Size } from './userfield-types.js';
@@ -147,12 +147,8 @@ export const UpdateUserfield = Body(
 );
 export type UpdateUserfield = Static<typeof UpdateUserfield>;
 
-export const UserfieldQuery = Type.Object(
-  {
-    ...PagingQuery,
-    createdDate: DateFilter('Creation date'),
-    categoryType: Type.Optional(CategoryTypeSchema('Only fields in categories of this type (predefined fields in no category match neither)')),
-  },
-  { additionalProperties: false },
-);
+export const UserfieldQuery = ListQuery({
+  createdDate: DateFilter('Creation date'),
+  categoryType: Type.Optional(CategoryTypeSchema('Only fields in categories of this type (predefined fields in no category match neither)')),
+});
 export type UserfieldQuery = Static<typeof UserfieldQuery>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
-import { PagingQuery } from '../../lib/paging.js';
+import { Body, DateFilter, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
+import { ListQuery } from '../../lib/paging.js';
 
 export const EMAIL_MESSAGE = 'Invalid email address';
 export const PASSWORD_MESSAGE = 'The password must be 6 to 64 characters long and contain at least one letter and one number';
@@ -84,17 +84,13 @@ export const UpdateUser = Body({
 });
 export type UpdateUser = Static<typeof UpdateUser>;
 
-export const UserQuery = Type.Object(
-  {
-    ...PagingQuery,
-    email: Type.Optional(Type.String({ description: 'Exact match, case-insensitive' })),
-    firstName: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
-    lastName: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
-    username: Type.Optional(Type.String({ description: 'Substring, case-insensitive' })),
-    tags: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; a user matches when it has all of them' })),
-    createdDate: DateFilter('Creation date'),
-    lastLoginDate: DateFilter('Last login date'),
-  },
-  { additionalProperties: false },
-);
+export const UserQuery = ListQuery({
+  email: Type.Optional(Type.String({ description: 'Exact match, case-insensitive' })),
+  firstName: SubstringFilter(),
+  lastName: SubstringFilter(),
+  username: SubstringFilter(),
+  tags: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; a user matches when it has all of them' })),
+  createdDate: DateFilter('Creation date'),
+  lastLoginDate: DateFilter('Last login date'),
+});
 export type UserQuery = Static<typeof UserQuery>;

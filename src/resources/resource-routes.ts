@@ -1,0 +1,200 @@
+import type { Static, TNever, TSchema } from '@sinclair/typebox';
+import type { FastifySchema, RouteShorthandOptions } from 'fastify';
+import type { ApiInstance } from '../app.js';
+import { Page, pageOf, pagingOf, type Paging } from '../lib/paging.js';
+import { CREATED, ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE, NO_CONTENT } from '../lib/schema.js';
+import { itemUrl } from '../lib/urls.js';
+import type { Caller } from './tokens/tokens.service.js';
+
+/**
+ * The routes every resource spells the same way, registered from a definition so that each one
+ * keeps the same URLs, status codes, headers and documented responses:
+ *
+ * - `collectionRoutes`: a collection under `/{collection}` (list, get, create, update, delete);
+ * - `itemRoutes`: one thing at a fixed URL that is read with GET and, optionally, written with PUT
+ *   (`/agreements/{type}`, `/users/{id}/userfieldvalues`, ...).
+ *
+ * Request types flow from the schemas (`Static<>`) into the service calls; the casts below only
+ * hand those types over from Fastify's type provider, which cannot resolve generic schemas.
+ */
+
+type SchemaErrorFormatter = NonNullable<RouteShorthandOptions['schemaErrorFormatter']>;
+
+interface Documented {
+  /** The operation's summary in the OpenAPI document. */
+  summary: string;
+}
+
+/** A PUT that answers 204; a custom formatter may word the refusal of its body. */
+interface Writing<B extends TSchema> extends Documented {
+  body: B;
+  schemaErrorFormatter?: SchemaErrorFormatter;
+}
+
+/** The service of a standard collection: create, update and delete only where the definition has those routes. */
+export interface CollectionService<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> {
+  list: (caller: Caller, query: Static<Q>, paging: Paging) => Promise<Static<I>[]>;
+  get: (caller: Caller, id: string) => Promise<Static<I>>;
+  /** Returns the new item's id (the Location of the 201). */
+  create?: (caller: Caller, input: Static<C>) => Promise<string>;
+  update?: (caller: Caller, id: string, input: Static<U>) => Promise<void>;
+  delete?: (caller: Caller, id: string) => Promise<void>;
+}
+
+export interface CollectionDefinition<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> {
+  /** The path segment of the collection (`users`), also that of the Location of a created item. */
+  collection: string;
+  /** The OpenAPI tag of every route. */
+  tag: string;
+  /** An item as the API answers it. */
+  item: I;
+  service: CollectionService<I, Q, C, U>;
+  /** GET /{collection}: a page of items, filtered by the query (a ListQuery: limit, offset and filters). */
+  list: Documented & { query: Q };
+  /** GET /{collection}/{id}. */
+  get: Documented;
+  /** POST /{collection}: 201 with the Location of the new item. */
+  create?: Documented & { body: C };
+  /** PUT /{collection}/{id}: 204. */
+  update?: Writing<U>;
+  /** DELETE /{collection}/{id}: 204; `refusable` documents the 400 of a deletion the service may refuse. */
+  delete?: Documented & { refusable?: boolean };
+}
+
+/** The service method a defined route calls (called on the service, as `service.create(...)` would be). */
+function required<F>(method: F | undefined, collection: string, name: string): F {
+  if (!method) throw new Error(`The ${collection} routes define ${name} but their service has no ${name} method`);
+  return method;
+}
+
+/** GET of one item: 200, or 404 when it does not exist. */
+function getRoute<P extends TSchema, I extends TSchema>(
+  app: ApiInstance,
+  url: string,
+  tag: string,
+  params: P,
+  item: I,
+  route: Documented,
+  read: (caller: Caller, params: Static<P>) => Promise<Static<I>>,
+): void {
+  const schema: FastifySchema = { tags: [tag], summary: route.summary, params, response: { 200: item, 404: NOT_FOUND_RESPONSE } };
+  app.get(url, { schema }, async (request) => read(request.caller, request.params as Static<P>));
+}
+
+/** PUT of one item: 204, 400 for a refused body, 404 when it does not exist. */
+function putRoute<P extends TSchema, B extends TSchema>(
+  app: ApiInstance,
+  url: string,
+  tag: string,
+  params: P,
+  route: Writing<B>,
+  write: (caller: Caller, params: Static<P>, body: Static<B>) => Promise<void>,
+): void {
+  app.put(
+    url,
+    {
+      schema: {
+        tags: [tag],
+        summary: route.summary,
+        params,
+        body: route.body,
+        response: { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
+      },
+      ...(route.schemaErrorFormatter ? { schemaErrorFormatter: route.schemaErrorFormatter } : {}),
+    },
+    async (request, reply) => {
+      await write(request.caller, request.params as Static<P>, request.body as Static<B>);
+      return reply.code(204).send();
+    },
+  );
+}
+
+/** Registers a standard collection's routes, in the order list, get, create, update, delete. */
+export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends TSchema = TNever, U extends TSchema = TNever>(
+  app: ApiInstance,
+  definition: CollectionDefinition<I, Q, C, U>,
+): void {
+  const { collection, tag, item, service } = definition;
+  const tags = [tag];
+
+  app.get(
+    `/${collection}`,
+    {
+      schema: {
+        tags,
+        summary: definition.list.summary,
+        querystring: definition.list.query,
+        response: { 200: Page(item), 400: ERROR_RESPONSE },
+      },
+    },
+    async (request) => {
+      const query = request.query as Static<Q> & { limit?: number; offset?: number };
+      const paging = pagingOf(query);
+      return pageOf(request, await service.list(request.caller, query, paging), paging);
+    },
+  );
+
+  getRoute(app, `/${collection}/:id`, tag, IdParams, item, definition.get, (caller, { id }) => service.get(caller, id));
+
+  if (definition.create) {
+    const create = required(service.create, collection, 'create');
+    app.post(
+      `/${collection}`,
+      { schema: { tags, summary: definition.create.summary, body: definition.create.body, response: { 201: CREATED, 400: ERROR_RESPONSE } } },
+      async (request, reply) => {
+        const id = await create.call(service, request.caller, request.body as Static<C>);
+        return reply.code(201).header('Location', itemUrl(request, collection, id)).send();
+      },
+    );
+  }
+
+  if (definition.update) {
+    const update = required(service.update, collection, 'update');
+    putRoute(app, `/${collection}/:id`, tag, IdParams, definition.update, (caller, { id }, input) => update.call(service, caller, id, input));
+  }
+
+  if (definition.delete) {
+    const remove = required(service.delete, collection, 'delete');
+    app.delete(
+      `/${collection}/:id`,
+      {
+        schema: {
+          tags,
+          summary: definition.delete.summary,
+          params: IdParams,
+          response: definition.delete.refusable
+            ? { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE }
+            : { 204: NO_CONTENT, 404: NOT_FOUND_RESPONSE },
+        },
+      },
+      async (request, reply) => {
+        await remove.call(service, request.caller, request.params.id);
+        return reply.code(204).send();
+      },
+    );
+  }
+}
+
+export interface ItemDefinition<P extends TSchema, I extends TSchema, B extends TSchema> {
+  /** The route's URL, with its parameters (`/users/:id/userfieldvalues`). */
+  url: string;
+  /** The OpenAPI tag of both routes. */
+  tag: string;
+  params: P;
+  /** What GET answers. */
+  item: I;
+  /** GET: 200, or 404. */
+  get: Documented & { read: (caller: Caller, params: Static<P>) => Promise<Static<I>> };
+  /** PUT: 204, 400 or 404. */
+  put?: Writing<B> & { write: (caller: Caller, params: Static<P>, body: Static<B>) => Promise<void> };
+}
+
+/** Registers GET (and PUT, when defined) of one thing at a fixed URL. */
+export function itemRoutes<P extends TSchema, I extends TSchema, B extends TSchema = TNever>(
+  app: ApiInstance,
+  definition: ItemDefinition<P, I, B>,
+): void {
+  const { url, tag, params, item } = definition;
+  getRoute(app, url, tag, params, item, definition.get, definition.get.read);
+  if (definition.put) putRoute(app, url, tag, params, definition.put, definition.put.write);
+}
