@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { containsText, withinRange } from '../../db/filters.js';
+import { containsText, pageWindow, withinRange } from '../../db/filters.js';
 import type { Database, OfferingCategoriesTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
@@ -19,7 +19,7 @@ export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<
       let query = db.selectFrom('offering_categories').selectAll().where('org_id', '=', orgId);
       if (filters.name !== undefined) query = query.where(containsText('name', filters.name));
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
-      return query.orderBy('order_index').orderBy('id').limit(paging.limit + 1).offset(paging.offset).execute();
+      return query.orderBy('order_index').orderBy('id').$call((q) => pageWindow(q, paging)).execute();
     },
 
     find(orgId: string, id: string): Promise<OfferingCategoryRow | undefined> {

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { containsText, hasWord, withinRange } from '../../db/filters.js';
+import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { forUpdate } from '../../db/locking.js';
 import type { Database, OfferingsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
@@ -52,7 +52,7 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
           ),
         );
       }
-      return query.orderBy('offerings.order_index').orderBy('offerings.id').limit(paging.limit + 1).offset(paging.offset).execute();
+      return query.orderBy('offerings.order_index').orderBy('offerings.id').$call((q) => pageWindow(q, paging)).execute();
     },
 
     find(orgId: string, id: string): Promise<OfferingRow | undefined> {

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { withinRange } from '../../db/filters.js';
+import { pageWindow, withinRange } from '../../db/filters.js';
 import { forUpdate } from '../../db/locking.js';
 import type { Database, RegistrationsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
@@ -39,7 +39,7 @@ export function registrationsRepository(db: Kysely<Database> | Transaction<Datab
         const range = filters[filter];
         if (range) query = query.where(withinRange(column, range));
       }
-      return query.orderBy('created_date').orderBy('id').limit(paging.limit + 1).offset(paging.offset).execute();
+      return query.orderBy('created_date').orderBy('id').$call((q) => pageWindow(q, paging)).execute();
     },
 
     find(orgId: string, id: string): Promise<RegistrationRow | undefined> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { containsText, withinRange } from '../../db/filters.js';
+import { containsText, pageWindow, withinRange } from '../../db/filters.js';
 import type { Database, UserfieldCategoriesTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
@@ -30,8 +30,7 @@ export function userfieldCategoriesRepository(db: Kysely<Database> | Transaction
         .orderBy(categoryTypeRank('type'))
         .orderBy('order_index')
         .orderBy('id')
-        .limit(paging.limit + 1)
-        .offset(paging.offset)
+        .$call((q) => pageWindow(q, paging))
         .execute();
     },
 

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { withinRange } from '../../db/filters.js';
+import { pageWindow, withinRange } from '../../db/filters.js';
 import { forShare } from '../../db/locking.js';
 import type { Database, UserfieldsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
@@ -44,8 +44,7 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
         .orderBy('c.order_index')
         .orderBy('f.order_index')
         .orderBy('f.id')
-        .limit(paging.limit + 1)
-        .offset(paging.offset)
+        .$call((q) => pageWindow(q, paging))
         .execute();
     },
 

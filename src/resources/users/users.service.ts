@@ -9,12 +9,12 @@ import { hashPassword } from '../../lib/passwords.js';
 import { normalizeTags, parseTagFilter } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../tokens/tokens.service.js';
-import { usersRepository, type UserPatch, type UserRow } from './users.repository.js';
+import { usersRepository, type UserPatch, type UserRow, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
 const IN_USE = 'is already in use';
 
-export function toResponse(row: UserRow): User {
+export function toResponse(row: VisibleUserRow): User {
   const user: User = { id: row.id, email: row.email, createdDate: row.created_date };
   if (row.first_name) user.firstName = row.first_name;
   if (row.last_name) user.lastName = row.last_name;
