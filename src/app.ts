@@ -21,6 +21,8 @@ import { requestIdOf } from './plugins/request-id.js';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
+import { referenceComponents, withoutValidatorAnnotations, type OpenApiDocument } from './lib/openapi.js';
+import { describeUserfieldTypes } from './resources/userfields/userfields.openapi.js';
 import { agreementsRoutes } from './resources/agreements/agreements.routes.js';
 import { agreementsService } from './resources/agreements/agreements.service.js';
 import { offeringCategoriesRoutes } from './resources/offering-categories/offering-categories.routes.js';
@@ -131,6 +133,10 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
       security: [{ bearer: [] }],
     },
     transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/api\/v5/, '') }),
+    transformObject: (document) =>
+      withoutValidatorAnnotations(
+        describeUserfieldTypes(referenceComponents((document as { openapiObject: OpenApiDocument }).openapiObject)),
+      ) as object,
     // Schemas with an $id (User, ...) become named components instead of def-0, def-1.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });

@@ -1,0 +1,43 @@
+/** Post-processing of the generated OpenAPI document, shared by every resource. */
+export type JsonSchema = Record<string, any>;
+export interface OpenApiDocument {
+  paths?: Record<string, Record<string, any>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+  [key: string]: unknown;
+}
+
+/** Every request body and response schema of the document, with a setter to replace it. */
+export function* contentSchemas(document: OpenApiDocument): Generator<{ path: string; method: string; schema: JsonSchema; replace(next: JsonSchema): void }> {
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const contents = [operation?.requestBody?.content, ...Object.values(operation?.responses ?? {}).map((r: any) => r?.content)];
+      for (const content of contents) {
+        for (const media of Object.values(content ?? {}) as { schema?: JsonSchema }[]) {
+          if (media.schema) yield { path, method, schema: media.schema, replace: (next) => (media.schema = next) };
+        }
+      }
+    }
+  }
+}
+
+/**
+ * A schema with an `$id` is a named component, but where it is a whole response the generator
+ * inlines a copy; point those copies at the component instead, so every item has one definition.
+ */
+export function referenceComponents(document: OpenApiDocument): OpenApiDocument {
+  const byText = new Map(Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [JSON.stringify(schema), name]));
+  for (const { schema, replace } of contentSchemas(document)) {
+    const name = byText.get(JSON.stringify(schema));
+    if (name) replace({ $ref: `#/components/schemas/${name}` });
+  }
+  return document;
+}
+
+/** `errorMessage` is our validator's wording for refusals, not part of the published contract. */
+export function withoutValidatorAnnotations<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutValidatorAnnotations) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).filter(([key]) => key !== 'errorMessage').map(([key, inner]) => [key, withoutValidatorAnnotations(inner)]),
+  ) as T;
+}

@@ -1,0 +1,66 @@
+import { contentSchemas, type JsonSchema, type OpenApiDocument } from '../../lib/openapi.js';
+import {
+  CONSTRAINT_PAIRS,
+  TYPED_PROPERTIES,
+  USERFIELD_TYPES,
+  constraintKindOf,
+  hasProperty,
+  requiredProperties,
+  type TypedProperty,
+  type UserfieldType,
+} from './userfield-types.js';
+
+const capitalized = (type: string) => type[0]!.toUpperCase() + type.slice(1);
+
+/** The shape of `schema` for one type: the type-dependent properties it does not have are dropped. */
+function variantOf(schema: JsonSchema, type: UserfieldType, typeValues: string[], creating: boolean): JsonSchema {
+  const properties: JsonSchema = {};
+  for (const [name, property] of Object.entries<JsonSchema>(schema.properties ?? {})) {
+    if (TYPED_PROPERTIES.includes(name as TypedProperty) && !hasProperty(type, name as TypedProperty)) continue;
+    properties[name] = property;
+  }
+  properties.type = { type: 'string', enum: typeValues };
+  const kind = constraintKindOf(type);
+  if (kind && properties.constraints?.properties) {
+    const pair: readonly string[] = CONSTRAINT_PAIRS[kind];
+    properties.constraints = {
+      ...properties.constraints,
+      properties: Object.fromEntries(Object.entries(properties.constraints.properties).filter(([name]) => pair.includes(name))),
+    };
+  }
+  const required = new Set<string>([...(schema.required ?? []), ...(creating ? requiredProperties(type) : [])]);
+  const { description: _omitted, ...rest } = schema;
+  return { ...rest, title: `${capitalized(type)} userfield`, properties, required: [...required].filter((name) => name in properties) };
+}
+
+/** One component per type and a `oneOf` over them, told apart by the `type` property. */
+function describeByType(document: OpenApiDocument, baseSchema: JsonSchema, prefix: string, creating: boolean): JsonSchema {
+  const schemas = (document.components ??= {}).schemas ??= {};
+  const mapping: Record<string, string> = {};
+  for (const type of USERFIELD_TYPES) {
+    const typeValues = creating && type === 'radiobuttons' ? ['radiobuttons', 'radios'] : [type];
+    const name = `${prefix}${capitalized(type)}`;
+    schemas[name] = variantOf(baseSchema, type, typeValues, creating);
+    for (const value of typeValues) mapping[value] = `#/components/schemas/${name}`;
+  }
+  return {
+    description: baseSchema.description,
+    oneOf: [...new Set(Object.values(mapping))].map(($ref) => ({ $ref })),
+    discriminator: { propertyName: 'type', mapping },
+  };
+}
+
+/**
+ * Validation uses one flat userfield schema (fast, and its errors name the property at fault);
+ * the document shows the same schema split by type, so a reader sees exactly what each type has.
+ */
+export function describeUserfieldTypes(document: OpenApiDocument): OpenApiDocument {
+  const schemas = document.components?.schemas ?? {};
+  if (schemas.Userfield) schemas.Userfield = describeByType(document, schemas.Userfield, 'Userfield', false);
+  for (const { path, method, schema, replace } of contentSchemas(document)) {
+    if (path === '/userfields' && method === 'post' && schema.properties?.type) {
+      replace(describeByType(document, schema, 'NewUserfield', true));
+    }
+  }
+  return document;
+}
