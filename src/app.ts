@@ -1,5 +1,3 @@
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   LogController,
@@ -16,13 +14,12 @@ import { errors } from './lib/errors.js';
 import { registerAuthentication } from './plugins/authentication.js';
 import { answerFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
+import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
 import { requestIdOf } from './plugins/request-id.js';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
-import { referenceComponents, withoutValidatorAnnotations, type OpenApiDocument } from './lib/openapi.js';
-import { describeUserfieldTypes } from './resources/userfields/userfields.openapi.js';
 import { agreementsRoutes } from './resources/agreements/agreements.routes.js';
 import { agreementsService } from './resources/agreements/agreements.service.js';
 import { offeringCategoriesRoutes } from './resources/offering-categories/offering-categories.routes.js';
@@ -122,26 +119,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Training Platform REST API', version: '5', description: 'training-api: the v5 API, self-hosted.' },
-      servers: [{ url: '/api/v5' }],
-      components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      },
-      security: [{ bearer: [] }],
-    },
-    transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/api\/v5/, '') }),
-    transformObject: (document) =>
-      withoutValidatorAnnotations(
-        describeUserfieldTypes(referenceComponents((document as { openapiObject: OpenApiDocument }).openapiObject)),
-      ) as object,
-    // Schemas with an $id (User, ...) become named components instead of def-0, def-1.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-  });
-  // The interactive reference for people; the same document machines read at /api/v5/openapi.json.
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await registerOpenApi(app);
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
   app.get(
