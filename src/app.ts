@@ -12,7 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import { errors } from './lib/errors.js';
 import { registerAuthentication } from './plugins/authentication.js';
-import { answerFrameworkError, registerErrorHandler } from './plugins/errors.js';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
@@ -94,9 +94,12 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    // No cap on a path parameter's length: an id of any length and form is simply not found (404),
+    // after authentication like every other address. Node's header size limit bounds the URL.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiInstance;
 
   app.decorate('services', createServices(options.db));

@@ -1,3 +1,4 @@
+import { engineOf } from './db/database.js';
 import { parseRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
@@ -58,6 +59,22 @@ function parsePublicUrl(value: string): string {
   return url.origin;
 }
 
+function parseDatabaseUrl(value: string): string {
+  try {
+    engineOf(value);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return value;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(value: string): string {
+  if (!LOG_LEVELS.includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
+  return value;
+}
+
 function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSettings | undefined {
   let limit;
   try {
@@ -81,7 +98,7 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
   }
   const publicUrl = get('PUBLIC_URL');
   return {
-    databaseUrl: get('DATABASE_URL') ?? `sqlite:${dataDir}/training-api.db`,
+    databaseUrl: parseDatabaseUrl(get('DATABASE_URL') ?? `sqlite:${dataDir}/training-api.db`),
     databasePoolSize: parsePositiveInteger(get('DATABASE_POOL_SIZE') ?? '10', 'DATABASE_POOL_SIZE'),
     host: get('HOST') ?? '127.0.0.1',
     port: parsePort(get('PORT') ?? '8443', 'PORT'),
@@ -89,7 +106,7 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     tlsKeyFile: keyFile,
     trustProxy: parseBoolean(get('TRUST_PROXY')),
     publicUrl: publicUrl ? parsePublicUrl(publicUrl) : undefined,
-    logLevel: get('LOG_LEVEL') ?? 'info',
+    logLevel: parseLogLevel(get('LOG_LEVEL') ?? 'info'),
     bodyLimit: parseByteSize(get('BODY_LIMIT') ?? '1mb'),
     dataDir,
     rateLimit: rateLimitOf(get('RATE_LIMIT') ?? '1200/minute', get('REDIS_URL')),

@@ -65,7 +65,7 @@ function parse(argv: string[]) {
 }
 
 function required(value: string | undefined, flag: string): string {
-  if (!value) throw new UsageError(`${flag} is required`);
+  if (!value?.trim()) throw new UsageError(`${flag} is required`);
   return value;
 }
 
@@ -136,9 +136,12 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
         const orgId = await organizationOf(db, values.org);
         const expiresDate = values.expires ? new Date(values.expires) : undefined;
         if (expiresDate && Number.isNaN(expiresDate.getTime())) throw new UsageError(`--expires must be an ISO 8601 date (got "${values.expires}")`);
+        // A token that expired before it was shown could only fail every request.
+        if (expiresDate && expiresDate.getTime() <= Date.now()) throw new UsageError(`--expires must be in the future (got "${values.expires}")`);
         let scopes;
         try {
-          scopes = values.scopes ? parseScopes(values.scopes) : undefined;
+          // An empty --scopes is refused like any other list without a scope, not read as "all scopes".
+          scopes = values.scopes === undefined ? undefined : parseScopes(values.scopes);
         } catch (error) {
           throw new UsageError((error as Error).message);
         }
@@ -183,9 +186,16 @@ export async function main(argv: string[], env: Env = process.env, io: Output = 
   try {
     return await run(argv, env, io);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`training-api: ${(error as Error).message}`);
+    const { code, message } = error as { code?: unknown; message?: string };
+    if (error instanceof UsageError || error instanceof ConfigError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+      io.err(`training-api: ${message}`);
       return 2;
+    }
+    // The environment failed (a database that cannot be reached or opened, a port in use, a directory
+    // that cannot be made): the system's message says what, and a stack trace would only bury it.
+    if (typeof code === 'string') {
+      io.err(`training-api: ${message || code}`);
+      return 1;
     }
     io.err(`training-api: ${(error as Error).stack ?? error}`);
     return 1;

@@ -26,6 +26,8 @@ export interface DatabaseOptions {
 }
 
 export function engineOf(url: string): Engine {
+  // Without a path SQLite would open a temporary database, and everything written would be lost.
+  if (url === 'sqlite:') throw new Error('DATABASE_URL sqlite: must name a file, as in sqlite:./data/training-api.db');
   if (url.startsWith('sqlite:')) return 'sqlite';
   if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/[^@]*@/, '//***@')}")`);
@@ -33,8 +35,15 @@ export function engineOf(url: string): Engine {
 
 function openSqlite(path: string): BetterSqlite3.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new BetterSqlite3(path);
-  sqlite.pragma('journal_mode = WAL');
+  let sqlite: BetterSqlite3.Database;
+  try {
+    sqlite = new BetterSqlite3(path);
+    sqlite.pragma('journal_mode = WAL');
+  } catch (error) {
+    // SQLite's messages ("file is not a database") do not say which file.
+    (error as Error).message = `Cannot open the SQLite database ${path}: ${(error as Error).message}`;
+    throw error;
+  }
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

@@ -26,10 +26,14 @@ export class ApiError extends Error {
 export const REALM = 'Bearer realm="training-api"';
 export const NOT_FOUND_MESSAGE = 'No resource exists with the given id.';
 
+/** How many names a summary lists; a body can name thousands, and the summary stays one short line. */
+const NAMES_IN_SUMMARY = 10;
+
 function summarize(fieldErrors: FieldErrors): string {
-  const names = Object.keys(fieldErrors);
-  if (names.length === 1) return `${names[0]}: ${fieldErrors[names[0]!]}`;
-  return `${names.length} properties are invalid: ${names.join(', ')}`;
+  const names = Object.keys(fieldErrors).map((name) => name || '""');
+  if (names.length === 1) return `${names[0]}: ${Object.values(fieldErrors)[0]}`;
+  const more = names.length > NAMES_IN_SUMMARY ? ` and ${names.length - NAMES_IN_SUMMARY} more` : '';
+  return `${names.length} properties are invalid: ${names.slice(0, NAMES_IN_SUMMARY).join(', ')}${more}`;
 }
 
 export const errors = {
@@ -55,6 +59,9 @@ export const errors = {
     );
   },
   httpsRequired: () => new ApiError(403, { errors: ['HTTPS is required'] }),
+  notHttp: () => errors.badRequest('The request is not valid HTTP'),
+  requestTimeout: () => new ApiError(408, { errors: ['The request did not arrive in time'] }),
+  headersTooLarge: () => new ApiError(431, { errors: ['The request headers are too large'] }),
   methodNotAllowed: (method: string, allow: string[]) =>
     new ApiError(405, { errors: [`Method ${method} is not allowed here; allowed: ${allow.join(', ')}`] }, { Allow: allow.join(', ') }),
   notAcceptable: () =>

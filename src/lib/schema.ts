@@ -12,7 +12,7 @@ declare module '@sinclair/typebox' {
 }
 
 /** A body property that is accepted and ignored whatever its value (read-only, so clients can PUT back what they read). */
-export const ReadOnly = () => Type.Optional(Type.Unknown({ description: 'Read-only; ignored on input.' }));
+export const ReadOnly = () => Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only; ignored on input.' }));
 
 /** A schema that also accepts `null` (meaning "clear"), expressed as a type list so errors stay readable. */
 export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
@@ -24,6 +24,16 @@ export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = 
 export function Body<P extends Parameters<typeof Type.Object>[0]>(properties: P, options: SchemaOptions = {}) {
   return Type.Object(properties, { additionalProperties: false, ...options });
 }
+
+/** A text that must hold more than white space (a name, a title), of 1 to `maxLength` characters. */
+export const NonBlankText = (maxLength: number, options: SchemaOptions = {}) =>
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: '\\S',
+    errorMessage: `must be a string of 1 to ${maxLength} characters, not blank`,
+    ...options,
+  });
 
 export const IdParams = Type.Object({ id: Type.String() });
 

@@ -1,3 +1,5 @@
+import { errors } from './errors.js';
+
 /** Tags arrive as a list whose entries may hold several tags separated by commas or spaces. */
 export function normalizeTags(input: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -14,7 +16,12 @@ export function normalizeTags(input: readonly string[]): string[] {
   return tags;
 }
 
-/** A tag filter (`tags=a,b c`) → the tags an item must all have. */
-export function parseTagFilter(input: string): string[] {
-  return normalizeTags([input]);
+/** Each tag of a filter is one more SQL condition, and SQLite refuses a statement with about 1000. */
+export const MAX_FILTER_TAGS = 100;
+
+/** A tag filter (`tags=a,b c`) → the tags an item must all have; more than MAX_FILTER_TAGS → 400 naming `parameter`. */
+export function parseTagFilter(parameter: string, input: string): string[] {
+  const tags = normalizeTags([input]);
+  if (tags.length > MAX_FILTER_TAGS) throw errors.fieldErrors({ [parameter]: `must name at most ${MAX_FILTER_TAGS} tags` });
+  return tags;
 }

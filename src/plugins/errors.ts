@@ -1,4 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { newId } from '../lib/ids.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { describeValidation } from './validation.js';
 
@@ -14,7 +17,9 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiErro
     return errors.fieldErrors(fieldErrors);
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+  if (error.statusCode === 415) return errors.unsupportedMediaType();
+  if (error.statusCode === 400) return errors.badRequest(error.message);
+  if (error.statusCode && error.statusCode > 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, { errors: [error.message] });
   }
   return undefined;
@@ -45,4 +50,28 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   }
   request.log.error({ err: error }, 'unhandled error');
   sendError(reply, errors.internal());
+}
+
+/**
+ * Requests Node's HTTP parser refuses (an unknown method, a malformed header line, headers over the
+ * size limit, a request that never finishes arriving) never reach Fastify: they are answered on the
+ * socket, in the v5 shape and with a request id like every other response, and the connection closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const refusal =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? errors.requestTimeout()
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? errors.headersTooLarge()
+          : errors.notHttp();
+    const body = JSON.stringify(refusal.body);
+    socket.write(
+      `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${newId()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

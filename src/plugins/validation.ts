@@ -19,30 +19,60 @@ function createAjv(options: Options): Ajv {
 }
 
 const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
+const SURROGATE_MESSAGE = 'must not contain an unpaired surrogate (\\ud800 to \\udfff), which is not Unicode text';
+/** In Unicode mode a surrogate matches only when unpaired. */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
-/** JSON pointers of the strings in `data` that hold U+0000. */
-function nulPointers(data: unknown, pointer = ''): string[] {
-  if (typeof data === 'string') return data.includes('\u0000') ? [pointer] : [];
-  if (data === null || typeof data !== 'object') return [];
-  return Object.entries(data).flatMap(([key, value]) => nulPointers(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+/**
+ * Why a text cannot be stored as sent, if it cannot: PostgreSQL text holds no U+0000 (SQLite does),
+ * and an unpaired surrogate is no UTF-8 (SQLite keeps bytes that make the answer invalid UTF-8,
+ * PostgreSQL gets U+FFFD instead).
+ */
+function unstorable(text: string): string | undefined {
+  if (text.includes('\u0000')) return NUL_MESSAGE;
+  if (UNPAIRED_SURROGATE.test(text)) return SURROGATE_MESSAGE;
+  return undefined;
 }
 
 /**
- * PostgreSQL text cannot hold U+0000 (SQLite can): such a string is refused on both engines alike,
- * as one more field error beside the schema's, instead of a 500 on one of them.
+ * The texts in `data` that cannot be stored, as validator errors at their JSON pointers, except under
+ * the top-level properties in `ignored`. Walked with a queue, not recursion: a body may nest deeper
+ * than the call stack.
  */
-function refusingNul(validate: ValidateFunction): ValidateFunction {
+function unstorableTexts(data: unknown, ignored: ReadonlySet<string>): ErrorObject[] {
+  const found: ErrorObject[] = [];
+  const queue: [unknown, string][] = [[data, '']];
+  for (let next = 0; next < queue.length; next++) {
+    const [value, pointer] = queue[next]!;
+    if (typeof value === 'string') {
+      const message = unstorable(value);
+      if (message) found.push({ instancePath: pointer, keyword: 'unstorable', schemaPath: '#', params: {}, message });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (pointer === '' && ignored.has(key)) continue;
+        queue.push([child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+      }
+    }
+  }
+  return found;
+}
+
+/** Top-level properties marked `readOnly` (see `ReadOnly` in lib/schema.ts): ignored whatever they hold. */
+function readOnlyProperties(schema: unknown): Set<string> {
+  const properties = (schema as { properties?: Record<string, { readOnly?: boolean }> }).properties ?? {};
+  return new Set(Object.keys(properties).filter((name) => properties[name]!.readOnly === true));
+}
+
+/**
+ * A text either engine would refuse or alter is refused on both alike, as one more field error beside
+ * the schema's, instead of a 500 or a silently changed value on one of them.
+ */
+function refusingUnstorableText(validate: ValidateFunction, ignored: ReadonlySet<string>): ValidateFunction {
   const refusing = ((data: unknown) => {
     const valid = validate(data);
-    const nulErrors: ErrorObject[] = nulPointers(data).map((instancePath) => ({
-      instancePath,
-      keyword: 'nul',
-      schemaPath: '#',
-      params: {},
-      message: NUL_MESSAGE,
-    }));
-    refusing.errors = nulErrors.length > 0 ? [...(validate.errors ?? []), ...nulErrors] : validate.errors;
-    return valid && nulErrors.length === 0;
+    const textErrors = unstorableTexts(data, ignored);
+    refusing.errors = textErrors.length > 0 ? [...(validate.errors ?? []), ...textErrors] : validate.errors;
+    return valid && textErrors.length === 0;
   }) as ValidateFunction;
   return refusing;
 }
@@ -57,7 +87,7 @@ export function registerValidation(app: FastifyInstance): void {
   const textAjv = createAjv({ coerceTypes: true });
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
-    return httpPart === 'body' || httpPart === 'querystring' ? refusingNul(validate) : validate;
+    return httpPart === 'body' || httpPart === 'querystring' ? refusingUnstorableText(validate, readOnlyProperties(schema)) : validate;
   });
 }
 
@@ -76,15 +106,23 @@ export interface ValidationProblem {
   errors: string[];
 }
 
-/** Turns the validator's errors into v5 `fieldErrors`; the first message for a property wins. */
+/** A query parameter given twice arrives as a list, which no query schema declares. */
+const REPEATED_PARAMETER = 'must be given only once';
+
+/**
+ * Turns the validator's errors into v5 `fieldErrors`; the first message for a property wins. Names
+ * are kept in a Map: a client's name such as `toString` or `__proto__` must never meet an object's
+ * inherited members.
+ */
 export function describeValidation(
   validation: FastifySchemaValidationError[],
   context: string,
 ): ValidationProblem {
-  const fieldErrors: FieldErrors = {};
-  const problems: string[] = [];
+  const fieldErrors = new Map<string, string>();
+  const problems = new Set<string>();
   const unknown = context === 'querystring' ? 'unknown query parameter' : 'unknown property';
   for (const error of validation as ErrorObject[]) {
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue; // its branches already spoke
     const params = error.params as Record<string, string>;
     let path: string;
     let message: string;
@@ -94,16 +132,17 @@ export function describeValidation(
     } else if (error.keyword === 'required') {
       path = propertyPath(error.instancePath, params.missingProperty);
       message = 'required';
+    } else if (error.instancePath === '') {
+      problems.add(context === 'body' ? 'The request body must be a JSON object' : `Invalid ${context}`);
+      continue;
     } else {
       path = propertyPath(error.instancePath);
-      message = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage ?? error.message ?? 'invalid value';
-      if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue; // its branches already spoke
+      message =
+        context === 'querystring' && Array.isArray(error.data)
+          ? REPEATED_PARAMETER
+          : ((error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage ?? error.message ?? 'invalid value');
     }
-    if (!path) {
-      problems.push(context === 'body' ? 'The request body must be a JSON object' : `Invalid ${context}`);
-    } else if (!(path in fieldErrors)) {
-      fieldErrors[path] = message;
-    }
+    if (!fieldErrors.has(path)) fieldErrors.set(path, message);
   }
-  return { fieldErrors, errors: [...new Set(problems)] };
+  return { fieldErrors: Object.fromEntries(fieldErrors), errors: [...problems] };
 }

@@ -1,6 +1,8 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { ConfigError } from '../config.js';
 
 export interface CertificatePair {
   key: string;
@@ -53,8 +55,19 @@ export async function ensureSelfSignedCertificate(
   return { key: pems.private, cert: pems.cert, generated: true };
 }
 
+/** Reads the PEM files that TLS_CERT_FILE and TLS_KEY_FILE name; a file that cannot serve is a setting mistake. */
 export async function loadCertificate(certFile: string, keyFile: string): Promise<CertificatePair> {
-  const [cert, key] = await Promise.all([readPem(certFile, 'certificate'), readPem(keyFile, 'private key')]);
+  const [cert, key] = await Promise.all([readPem(certFile, 'TLS_CERT_FILE'), readPem(keyFile, 'TLS_KEY_FILE')]);
+  try {
+    new X509Certificate(cert);
+  } catch {
+    throw new ConfigError(`TLS_CERT_FILE "${certFile}" does not hold a PEM certificate`);
+  }
+  try {
+    createPrivateKey(key);
+  } catch {
+    throw new ConfigError(`TLS_KEY_FILE "${keyFile}" does not hold an unencrypted PEM private key`);
+  }
   return { key, cert };
 }
 
@@ -68,10 +81,10 @@ async function readPairIfPresent(certFile: string, keyFile: string): Promise<Cer
   }
 }
 
-async function readPem(file: string, what: string): Promise<string> {
+async function readPem(file: string, setting: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new Error(`Cannot read TLS ${what} file "${file}": ${(err as Error).message}`, { cause: err });
+    throw new ConfigError(`Cannot read ${setting} "${file}": ${(err as Error).message}`, { cause: err });
   }
 }

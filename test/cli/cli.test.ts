@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
@@ -151,6 +155,9 @@ for (const engine of ENGINES) {
         [['tokens', 'create'], /--org is required/],
         [['tokens', 'create', '--org', orgId, '--scopes', 'admin'], /[Ss]copes/],
         [['tokens', 'create', '--org', orgId, '--expires', 'someday'], /--expires/],
+        [['tokens', 'create', '--org', orgId, '--expires', '2000-01-01'], /--expires must be in the future/],
+        [['tokens', 'create', '--org', orgId, '--scopes', ''], /[Ss]copes/],
+        [['orgs', 'create', '--name', '   '], /--name is required/],
         [['orgs', 'list', '--bogus'], /bogus/],
       ] as const) {
         const run = await cli(...argv);
@@ -189,3 +196,70 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('command line: settings that cannot work and an environment that fails', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'training-api-cli-'));
+    await writeFile(join(dir, 'not-a-database'), 'plain text\n');
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function cli(env: Record<string, string>, ...argv: string[]): Promise<Run> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(argv, env, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('refuses an unusable DATABASE_URL or LOG_LEVEL as a usage error (exit code 2), without a stack trace', async () => {
+    for (const [env, message] of [
+      [{ DATABASE_URL: 'mysql://localhost/training' }, /DATABASE_URL must start with sqlite: or postgres:\/\//],
+      [{ DATABASE_URL: 'sqlite:' }, /DATABASE_URL/],
+      [{ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    ] as const) {
+      const run = await cli(env, 'orgs', 'list');
+      assert.equal(run.code, 2, JSON.stringify(env));
+      assert.equal(run.out, '');
+      assert.match(run.err, message);
+      assert.equal(run.err.split('\n').length, 1, run.err);
+    }
+  });
+
+  it('reports a database or listener that fails with one line and exit code 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = String((blocker.address() as AddressInfo).port);
+    try {
+      for (const [env, argv, message] of [
+        [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, ['orgs', 'list'], /ECONNREFUSED/],
+        [{ DATABASE_URL: `sqlite:${join(dir, 'not-a-database')}` }, ['orgs', 'list'], /not a database/],
+        [{ DATABASE_URL: `sqlite:${join(dir, 'not-a-database', 'inside.db')}` }, ['migrate'], /not-a-database/],
+        [{ DATABASE_URL: `sqlite:${join(dir, 'serve.db')}`, DATA_DIR: dir, PORT: port }, ['serve'], /EADDRINUSE/],
+      ] as const) {
+        const run = await cli(env, ...argv);
+        assert.equal(run.code, 1, argv.join(' '));
+        assert.match(run.err, message);
+        assert.doesNotMatch(run.err, /\n\s+at /, 'no stack trace');
+      }
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('names a TLS file that holds no PEM certificate or key (exit code 2)', async () => {
+    const env = {
+      DATABASE_URL: `sqlite:${join(dir, 'tls.db')}`,
+      DATA_DIR: dir,
+      PORT: '0',
+      TLS_CERT_FILE: join(dir, 'not-a-database'),
+      TLS_KEY_FILE: join(dir, 'not-a-database'),
+    };
+    const run = await cli(env, 'serve');
+    assert.equal(run.code, 2);
+    assert.match(run.err, /TLS_CERT_FILE/);
+    assert.equal(run.err.split('\n').length, 1, run.err);
+  });
+});

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { tokensService } from '../../src/resources/tokens/tokens.service.js';
 import { forEachEngine, type Response } from '../helpers/harness.js';
@@ -54,6 +55,18 @@ function assertBadRequest(response: Response, problem?: string): void {
   assert.equal(typeof body.message, 'string');
   assert.equal(body.errors.length, 1);
   if (problem) assert.deepEqual(body.errors, [problem]);
+}
+
+/** Sends raw bytes and reads until the server closes the connection. */
+function exchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let received = '';
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.write(request));
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
 }
 
 let emailCount = 0;
@@ -149,6 +162,16 @@ forEachEngine('protocol', (h) => {
           assert.deepEqual(response.json(), NO_SUCH_ID);
         }
       }
+    });
+
+    it('answers 404 for an id far longer than any id, and 401 before it', async () => {
+      const path = `users/${'a'.repeat(5000)}`;
+      const responses = [await h.get(path), await h.put(path, { firstName: 'X' }), await h.delete(path), await h.get(`${path}/userfieldvalues`)];
+      for (const response of responses) {
+        assertStatus(response, 404);
+        assert.deepEqual(response.json(), NO_SUCH_ID);
+      }
+      assertStatus(await h.get(path, { token: null }), 401);
     });
 
     it('answers 405 with Allow for a known path and an unsupported method', async () => {
@@ -264,6 +287,12 @@ forEachEngine('protocol', (h) => {
       assert.deepEqual(response.json(), UNSUPPORTED_MEDIA_TYPE);
     });
 
+    it('answers 415 in the same words for a Content-Type that lists several types', async () => {
+      const response = await h.post('users', { email: newEmail() }, { headers: { 'content-type': 'application/json, text/plain' } });
+      assertStatus(response, 415);
+      assert.deepEqual(response.json(), UNSUPPORTED_MEDIA_TYPE);
+    });
+
     it('accepts JSON with a charset parameter', async () => {
       const response = await h.post('users', { email: newEmail() }, { headers: { 'content-type': 'application/json; charset=utf-8' } });
       assertStatus(response, 201);
@@ -322,6 +351,24 @@ forEachEngine('protocol', (h) => {
       });
     });
 
+    it('names unknown properties that share their name with a member of every object, or have no name', async () => {
+      assertFieldErrors(await h.post('users', { email: newEmail(), toString: 1, valueOf: 2, hasOwnProperty: 3 }), {
+        toString: 'unknown property',
+        valueOf: 'unknown property',
+        hasOwnProperty: 'unknown property',
+      });
+      const unnamed = await h.post('users', { email: newEmail(), '': 1 });
+      assertFieldErrors(unnamed, { '': 'unknown property' });
+    });
+
+    it('answers 400, not a crash, for a deeply nested body, and ignores one in a read-only property', async () => {
+      const nested = '['.repeat(20000) + ']'.repeat(20000);
+      const response = await h.post('users', `{"email":"${newEmail()}","tags":${nested}}`);
+      assertStatus(response, 400);
+      assert.deepEqual(Object.keys(response.json().fieldErrors), ['tags[0]']);
+      assertStatus(await h.post('users', `{"email":"${newEmail()}","id":${nested}}`), 201);
+    });
+
     it('rejects __proto__, constructor and prototype keys and creates nothing', async () => {
       const email = newEmail();
       for (const [key, payload] of [
@@ -344,12 +391,44 @@ forEachEngine('protocol', (h) => {
       assertStatus(await h.put(`users/${id}`, { ...read, id: UNKNOWN_ID, createdDate: '2000-01-01T00:00:00Z' }), 204);
       assert.deepEqual((await h.get(`users/${id}`)).json(), read);
     });
+
+    it('refuses text with an unpaired surrogate, which neither engine would store as sent, and creates nothing', async () => {
+      const email = newEmail();
+      const response = await h.post('users', `{"email":"${email}","firstName":"a\\ud800b","tags":["ok","\\udfff"]}`);
+      const surrogate = 'must not contain an unpaired surrogate (\\ud800 to \\udfff), which is not Unicode text';
+      assertFieldErrors(response, { firstName: surrogate, 'tags[1]': surrogate });
+      assert.deepEqual((await h.get('users', { query: { email } })).json().results, []);
+      assertStatus(await h.post('users', { email, firstName: 'a\u{1F600}b' }), 201);
+    });
+
+    it('ignores read-only properties whatever they hold, NUL characters included', async () => {
+      const id = await h.create('users', { email: newEmail(), firstName: 'Ada' });
+      const read = (await h.get(`users/${id}`)).json();
+      assertStatus(await h.put(`users/${id}`, { ...read, id: 'a\u0000b', createdDate: ['\u0000'] }), 204);
+      assert.deepEqual((await h.get(`users/${id}`)).json(), read);
+      const nul = await h.put(`users/${id}`, { firstName: 'A\u0000da' });
+      assertFieldErrors(nul, { firstName: 'must not contain the NUL character (\\u0000)' });
+    });
   });
 
   describe('query strings', () => {
     it('names unknown query parameters', async () => {
       assertFieldErrors(await h.get('users', { query: { foo: '1' } }), { foo: 'unknown query parameter' });
       assertFieldErrors(await h.get(`users/${UNKNOWN_ID}`, { query: { foo: '1' } }), { foo: 'unknown query parameter' });
+    });
+
+    it('names query parameters that share their name with a member of every object, or have no name', async () => {
+      for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+        assertFieldErrors(await h.get(`users?${name}=1`), { [name]: 'unknown query parameter' });
+      }
+      assertFieldErrors(await h.get('users?=1'), { '': 'unknown query parameter' });
+    });
+
+    it('says that a parameter given more than once must be given once, instead of misreading it', async () => {
+      for (const query of ['limit=5&limit=6', 'email=a@example.com&email=b@example.com', 'createdDate=2013&createdDate=2014']) {
+        const name = query.slice(0, query.indexOf('='));
+        assertFieldErrors(await h.get(`users?${query}`), { [name]: 'must be given only once' });
+      }
     });
 
     it('validates limit and offset', async () => {
@@ -369,6 +448,20 @@ forEachEngine('protocol', (h) => {
       ]);
       for (const [limit, offset] of [['1', '0'], ['100', '5'], ['15', '1000000']]) {
         assertStatus(await h.get('users', { query: { limit: limit!, offset: offset! } }), 200);
+      }
+    });
+  });
+
+  describe('malformed HTTP', () => {
+    it('answers what the HTTP parser refuses in the v5 shape, with a request id', async () => {
+      await h.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = h.app.server.address() as AddressInfo;
+      for (const request of ['FOO /api/v5/users HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /api/v5/users HTTP/1.1\r\nBad Header\r\n\r\n']) {
+        const [head, body] = (await exchange(port, request)).split('\r\n\r\n') as [string, string];
+        assert.match(head, /^HTTP\/1\.1 400 /);
+        assert.match(head, /\r\nX-Request-Id: [0-9a-f]{32}\r\n/i);
+        assert.match(head, /\r\nContent-Type: application\/json/i);
+        assert.deepEqual(JSON.parse(body), { message: 'The request is not valid HTTP', errors: ['The request is not valid HTTP'] });
       }
     });
   });

@@ -115,6 +115,45 @@ forEachEngine('agreements', (h) => {
     assert.equal(now.agreedDate, undefined);
   });
 
+  it('refuses a blank title or text, and changes nothing', async () => {
+    const org = await h.createOrganization('Blank agreements');
+    const as = { token: org.token };
+    const standard = (await h.get('agreements/standard', as)).json();
+    const response = await h.put('agreements/standard', { title: '   ', text: '\n\t' }, as);
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(Object.keys(response.json().fieldErrors).sort(), ['text', 'title']);
+    assert.deepEqual((await h.get('agreements/standard', as)).json(), standard);
+    assert.equal((await h.put('agreements/custom', { title: ' ', text: 'Rules' }, as)).statusCode, 400);
+    assert.equal((await h.get('agreements/custom', as)).statusCode, 404);
+  });
+
+  it('answers 204 and changes nothing when an agreement or a user agreement is PUT back as it was read', async () => {
+    const org = await h.createOrganization('Round trips');
+    const as = { token: org.token };
+    const user = await h.create('users', { email: 'round@example.com' }, as);
+    assert.equal((await h.put(`users/${user}/agreements/standard`, { agreed: true }, as)).statusCode, 204);
+    // Dates in the past, so that a rewrite within the same second could not hide.
+    const past = '2001-02-03T04:05:06Z';
+    await h.database.db.updateTable('agreements').set({ updated_date: past }).where('org_id', '=', org.id).execute();
+    await h.database.db.updateTable('user_agreements').set({ agreed_date: past }).where('org_id', '=', org.id).execute();
+
+    const standard = (await h.get('agreements/standard', as)).json();
+    assert.equal((await h.put('agreements/standard', standard, as)).statusCode, 204);
+    assert.deepEqual((await h.get('agreements/standard', as)).json(), standard);
+
+    const agreement = (await h.get(`users/${user}/agreements/standard`, as)).json();
+    assert.equal(agreement.agreedDate, past);
+    assert.equal((await h.put(`users/${user}/agreements/standard`, agreement, as)).statusCode, 204);
+    assert.deepEqual((await h.get(`users/${user}/agreements/standard`, as)).json(), agreement);
+
+    assert.equal((await h.put('agreements/standard', { text: 'Revised terms' }, as)).statusCode, 204);
+    assert.notEqual((await h.get('agreements/standard', as)).json().updatedDate, past);
+    assert.equal((await h.put(`users/${user}/agreements/standard`, { agreed: true }, as)).statusCode, 204);
+    const renewed = (await h.get(`users/${user}/agreements/standard`, as)).json();
+    assert.equal(renewed.text, 'Revised terms', 'agreeing after a revision agrees to the current text');
+    assert.notEqual(renewed.agreedDate, past);
+  });
+
   it('validates the user agreement body', async () => {
     const user = await h.create('users', { email: 'body@example.com' });
     for (const body of [{}, { agreed: 'yes' }, { agreed: true, signature: 'x' }]) {

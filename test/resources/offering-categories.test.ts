@@ -63,6 +63,28 @@ forEachEngine('offering categories', (h) => {
     }
   });
 
+  it('refuses a blank name on create and update, and changes nothing', async () => {
+    const before = (await h.get('offeringcategories', { query: { limit: '100' } })).json().results.length;
+    const created = await h.post('offeringcategories', { name: ' \t ' });
+    assert.equal(created.statusCode, 400);
+    assert.ok(created.json().fieldErrors.name);
+    assert.equal((await h.get('offeringcategories', { query: { limit: '100' } })).json().results.length, before);
+    const id = await h.create('offeringcategories', { name: 'Not blank' });
+    const updated = await h.put(`offeringcategories/${id}`, { name: '   ' });
+    assert.equal(updated.statusCode, 400);
+    assert.ok(updated.json().fieldErrors.name);
+    assert.equal((await h.get(`offeringcategories/${id}`)).json().name, 'Not blank');
+  });
+
+  it('names a query parameter given more than once instead of misreading it', async () => {
+    for (const query of ['limit=5&limit=6', 'name=a&name=b', 'createdDate=2013&createdDate=2014']) {
+      const response = await h.get(`offeringcategories?${query}`);
+      assert.equal(response.statusCode, 400, query);
+      const name = query.slice(0, query.indexOf('='));
+      assert.deepEqual(response.json().fieldErrors, { [name]: 'must be given only once' });
+    }
+  });
+
   it('keeps names unique per organization, case-insensitively', async () => {
     const id = await h.create('offeringcategories', { name: 'Leadership' });
     const duplicate = await h.post('offeringcategories', { name: 'LEADERSHIP' });

@@ -90,6 +90,24 @@ forEachEngine('offerings', (h) => {
     assert.equal((await h.get('offerings', { query: { title: 'Invalid together' } })).json().results.length, 0);
   });
 
+  it('refuses a blank title on create and update, and changes nothing', async () => {
+    assert.deepEqual(Object.keys((await h.post('offerings', { title: ' \n ' })).json().fieldErrors), ['title']);
+    assert.equal((await h.get('offerings', { query: { title: ' \n ' } })).json().results.length, 0);
+    const id = await h.create('offerings', { title: 'Not blank' });
+    const update = await h.put(`offerings/${id}`, { title: '   ' });
+    assert.equal(update.statusCode, 400);
+    assert.deepEqual(Object.keys(update.json().fieldErrors), ['title']);
+    assert.equal((await h.get(`offerings/${id}`)).json().title, 'Not blank');
+  });
+
+  it('refuses a deeply nested body with a 400, not a crash', async () => {
+    for (const nested of ['['.repeat(20000) + ']'.repeat(20000), '{"a":'.repeat(20000) + '1' + '}'.repeat(20000)]) {
+      const response = await h.post('offerings', `{"title":"Deep","tags":${nested}}`);
+      assert.equal(response.statusCode, 400);
+      assert.match(Object.keys(response.json().fieldErrors).join(), /^tags/);
+    }
+  });
+
   it('updates partially: null clears, lists are replaced, read-only properties are ignored', async () => {
     const [a, b] = [await h.create('offeringcategories', { name: 'Update A' }), await h.create('offeringcategories', { name: 'Update B' })];
     const id = await h.create('offerings', {
@@ -165,6 +183,16 @@ forEachEngine('offerings', (h) => {
       const response = await h.get('offerings', { ...as, query });
       assert.equal(response.statusCode, 400);
       assert.deepEqual(response.json().fieldErrors, { [Object.keys(query)[0]!]: NOT_FOUND_MESSAGE });
+    }
+  });
+
+  it('refuses a tag filter naming more than 100 tags with a 400, on both engines', async () => {
+    const tags = (count: number) => Array.from({ length: count }, (_, i) => `t${i}`).join(',');
+    assert.equal((await h.get('offerings', { query: { tag: tags(100) } })).statusCode, 200);
+    for (const count of [101, 1500]) {
+      const response = await h.get('offerings', { query: { tag: tags(count) } });
+      assert.equal(response.statusCode, 400, String(count));
+      assert.deepEqual(response.json().fieldErrors, { tag: 'must name at most 100 tags' });
     }
   });
 

@@ -182,6 +182,26 @@ forEachEngine('userfield values', (h) => {
     assert.deepEqual(await values(userId), Object.fromEntries(ids.map((id, i) => [id, i])));
   });
 
+  it('says which integers a number field holds when a value is too large to be exact', async () => {
+    const id = await field('number');
+    const userId = await createUser(h);
+    for (const value of [1e300, 2 ** 53, -(2 ** 53)]) {
+      const response = await h.put(`users/${userId}/userfieldvalues`, { [id]: value });
+      assert.deepEqual(response.json().fieldErrors, { [id]: 'must be an integer from -9007199254740991 to 9007199254740991' });
+    }
+    assert.deepEqual(await values(userId), {});
+  });
+
+  it('keeps the summary line short when many entries are refused, and still names each in fieldErrors', async () => {
+    const userId = await createUser(h);
+    const ids = Array.from({ length: 30 }, (_, i) => i.toString(16).padStart(32, '0'));
+    const response = await h.put(`users/${userId}/userfieldvalues`, Object.fromEntries(ids.map((id) => [id, 1])));
+    assert.equal(response.statusCode, 400);
+    const { message, fieldErrors } = response.json();
+    assert.deepEqual(Object.keys(fieldErrors), ids);
+    assert.equal(message, `30 properties are invalid: ${ids.slice(0, 10).join(', ')} and 20 more`);
+  });
+
   it('refuses a body that is not an object of values', async () => {
     const userId = await createUser(h);
     for (const body of ['[1, 2]', '"text"', '7']) {

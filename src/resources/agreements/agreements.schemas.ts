@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { Body, NonBlankText, ReadOnly, Timestamp } from '../../lib/schema.js';
 
 export const AGREEMENT_TYPES = ['standard', 'custom'] as const;
 export type AgreementType = (typeof AGREEMENT_TYPES)[number];
@@ -23,8 +23,8 @@ export const Agreements = Type.Object({ results: Type.Array(Agreement, { descrip
 
 /** Defines the agreement (title and text required the first time) or revises what is sent. */
 export const PutAgreement = Body({
-  title: Type.Optional(Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be a string of 1 to 255 characters' })),
-  text: Type.Optional(Type.String({ minLength: 1, maxLength: 200000, errorMessage: 'must be a string of 1 to 200000 characters' })),
+  title: Type.Optional(NonBlankText(255)),
+  text: Type.Optional(NonBlankText(200000)),
   required: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false', description: 'The custom agreement is always required' })),
   type: ReadOnly(),
   createdDate: ReadOnly(),

@@ -81,10 +81,11 @@ export function agreementsService(db: Kysely<Database>) {
         const { title, text, required = true } = input;
         return agreements.define({ org_id: caller.orgId, type, title: title!, text: text!, required, created_date: at, updated_date: null }, at);
       }
+      // Only what differs is a revision: PUTting back what was read changes nothing, updatedDate included.
       const patch: AgreementPatch = {};
-      if (input.title !== undefined) patch.title = input.title;
-      if (input.text !== undefined) patch.text = input.text;
-      if (input.required !== undefined) patch.required = input.required;
+      if (input.title !== undefined && input.title !== current.title) patch.title = input.title;
+      if (input.text !== undefined && input.text !== current.text) patch.text = input.text;
+      if (input.required !== undefined && input.required !== Boolean(current.required)) patch.required = input.required;
       if (Object.keys(patch).length > 0) await agreements.update(caller.orgId, type, { ...patch, updated_date: at });
     },
 
@@ -100,7 +101,10 @@ export function agreementsService(db: Kysely<Database>) {
       return toUserResponse(row);
     },
 
-    /** Records that the user agrees (to the agreement as it reads now) or no longer agrees. */
+    /**
+     * Records that the user agrees (to the agreement as it reads now) or no longer agrees. Agreeing
+     * again to the text already agreed to changes nothing, not even `agreedDate`.
+     */
     async setForUser(caller: Caller, userId: string, type: string, agreed: boolean): Promise<void> {
       if (!isId(userId) || !isAgreementType(type)) throw errors.notFound();
       const { orgId } = caller;
@@ -108,9 +112,10 @@ export function agreementsService(db: Kysely<Database>) {
         // Locked so that the user cannot be deleted before the record is written.
         if (!(await lockUser(trx, orgId, userId))) throw errors.notFound();
         const repository = agreementsRepository(trx);
-        const agreement = await repository.find(orgId, type);
+        const [agreement] = await repository.ofUser(orgId, userId, type);
         if (!agreement) throw errors.notFound();
         if (!agreed) return repository.withdraw(orgId, userId, type);
+        if (agreement.agreed_title === agreement.title && agreement.agreed_text === agreement.text) return;
         return repository.agree({ org_id: orgId, user_id: userId, type, title: agreement.title, text: agreement.text, agreed_date: now() });
       });
     },

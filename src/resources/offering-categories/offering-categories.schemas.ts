@@ -1,13 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../lib/paging.js';
-import { Body, DateFilter, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
+import { Body, DateFilter, NonBlankText, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
 
-const Name = Type.String({
-  minLength: 1,
-  maxLength: 255,
-  errorMessage: 'must be a string of 1 to 255 characters',
-  description: 'Unique in the organization (case-insensitive)',
-});
+const Name = NonBlankText(255, { description: 'Unique in the organization (case-insensitive)' });
 const Description = Type.String({ maxLength: 10000, errorMessage: 'must be a string of at most 10000 characters' });
 const Color = Type.String({
   pattern: '^#[0-9a-fA-F]{6}$',

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../lib/paging.js';
-import { Body, DateFilter, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
+import { Body, DateFilter, NonBlankText, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
 import { OrderIndex } from '../offering-categories/offering-categories.schemas.js';
 
 export const DEFAULT_PASSING_GRADE = 70;
@@ -11,7 +11,7 @@ const TIMESTAMP_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\
 const DateInput = (description: string) =>
   Type.String({ pattern: TIMESTAMP_PATTERN, errorMessage: TIMESTAMP_MESSAGE, description: `${description}, UTC yyyy-mm-ddThh:mm:ssZ` });
 
-const Title = Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be a string of 1 to 255 characters' });
+const Title = NonBlankText(255);
 const CatalogDescription = Type.String({ maxLength: 100000, errorMessage: 'must be a string of at most 100000 characters' });
 const Price = Type.Number({ minimum: 0, errorMessage: 'must be a number of 0 or more' });
 const CategoryIds = Type.Array(Type.String(), {

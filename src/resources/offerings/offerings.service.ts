@@ -127,7 +127,7 @@ export function offeringsService(db: Kysely<Database>) {
         {
           title: query.title,
           categoryId: query.offeringCategoryId,
-          tags: query.tag === undefined ? undefined : parseTagFilter(query.tag),
+          tags: query.tag === undefined ? undefined : parseTagFilter('tag', query.tag),
           createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
           openFor: query.userId === undefined ? undefined : { userId: query.userId, at: now() },
         },

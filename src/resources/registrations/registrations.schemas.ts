@@ -35,16 +35,22 @@ export const CreateRegistration = Body({
 });
 export type CreateRegistration = Static<typeof CreateRegistration>;
 
+export const STATUS_NOT_SETTABLE = 'can only be set to "ejected"; a grade makes the registration passed or failed';
+
 /**
  * Either `{"status": "ejected"}` or `{"grade": n, "graderComment"?: "..."}`. Read-only properties
- * are ignored, so a client can PUT back what it read with the change made.
+ * are ignored, and so is a status equal to the current one, so a client can PUT back what it read
+ * (with the change made). The service refuses any other status but "ejected".
  */
 export const UpdateRegistration = Body({
   status: Type.Optional(
-    Type.Literal('ejected', {
-      errorMessage: 'can only be set to "ejected"; a grade makes the registration passed or failed',
-      description: '"ejected" ends an active registration without a grade',
-    }),
+    Type.Unsafe<Status>(
+      Type.String({
+        enum: [...STATUSES],
+        errorMessage: STATUS_NOT_SETTABLE,
+        description: '"ejected" ends an active registration without a grade; the current status changes nothing',
+      }),
+    ),
   ),
   grade: Type.Optional(
     Type.Number({

@@ -10,8 +10,19 @@ import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
 import type { Caller } from '../tokens/tokens.service.js';
 import { usersRepository } from '../users/users.repository.js';
-import { registrationsRepository, type RegistrationPatch, type RegistrationRow } from './registrations.repository.js';
-import type { CreateRegistration, Registration, RegistrationQuery, UpdateRegistration } from './registrations.schemas.js';
+import {
+  registrationsRepository,
+  type RegistrationPatch,
+  type RegistrationRow,
+  type RegistrationStatus,
+} from './registrations.repository.js';
+import {
+  STATUS_NOT_SETTABLE,
+  type CreateRegistration,
+  type Registration,
+  type RegistrationQuery,
+  type UpdateRegistration,
+} from './registrations.schemas.js';
 
 export const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
 const NOT_OPEN = 'The offering is not open for registration';
@@ -41,23 +52,29 @@ interface Grading {
   graderComment?: string | null;
 }
 
-/** What a PUT asks for: exactly one of eject and grade (read-only properties were ignored by the schema). */
-function changeOf(input: UpdateRegistration): 'eject' | Grading {
-  if (input.status !== undefined && input.grade !== undefined) {
+/**
+ * What a PUT asks of the registration in `current` status: to eject it, to grade it, or nothing at
+ * all when it only names the current status (ejecting an ejected registration, or PUTting back what
+ * was read). Read-only properties were ignored by the schema.
+ */
+function changeOf(input: UpdateRegistration, current: RegistrationStatus): 'eject' | Grading | undefined {
+  const status = input.status === current ? undefined : input.status;
+  if (status !== undefined && status !== 'ejected') throw errors.fieldErrors({ status: STATUS_NOT_SETTABLE });
+  if (status !== undefined && input.grade !== undefined) {
     throw errors.badRequest('Send either "status": "ejected" or a grade, not both');
   }
   if (input.graderComment !== undefined && input.grade === undefined) {
     throw errors.fieldErrors({ graderComment: 'only allowed together with grade' });
   }
-  if (input.status !== undefined) return 'eject';
+  if (status !== undefined) return 'eject';
   if (input.grade !== undefined) return { grade: input.grade, graderComment: input.graderComment };
+  if (input.status !== undefined) return undefined;
   throw errors.badRequest('Nothing to change: send {"status": "ejected"} or {"grade": n}');
 }
 
-// The state table. Eject: active → ejected; ejected stays as it is; graded → refused.
+// The state table. Eject: active → ejected; graded → refused (ejected → ejected changes nothing, above).
 
-function ejected(row: RegistrationRow, at: string): RegistrationPatch | undefined {
-  if (row.status === 'ejected') return undefined;
+function ejected(row: RegistrationRow, at: string): RegistrationPatch {
   if (row.status !== 'active') throw errors.fieldErrors({ status: EJECT_AFTER_GRADE });
   return { status: 'ejected', end_date: at };
 }
@@ -161,8 +178,9 @@ export function registrationsService(db: Kysely<Database>) {
         const repository = registrationsRepository(trx);
         const row = await repository.lock(caller.orgId, id);
         if (!row) throw errors.notFound();
-        const change = changeOf(input);
-        let patch: RegistrationPatch | undefined;
+        const change = changeOf(input, row.status);
+        if (change === undefined) return;
+        let patch: RegistrationPatch;
         if (change === 'eject') {
           patch = ejected(row, now());
         } else {
@@ -170,7 +188,7 @@ export function registrationsService(db: Kysely<Database>) {
           const offering = (await offeringsRepository(trx).find(caller.orgId, row.offering_id))!;
           patch = graded(row, change, offering.passing_grade, now());
         }
-        if (patch) await repository.update(caller.orgId, id, patch);
+        await repository.update(caller.orgId, id, patch);
       });
     },
   };

@@ -14,6 +14,8 @@ import {
 export type CheckedValue = { value: unknown } | { error: string };
 
 const EMAIL = new RegExp(EMAIL_PATTERN, 'u');
+/** Larger integers are no longer exact in JSON clients (nor in JavaScript), so a stored one could change. */
+const SAFE_INTEGER_MESSAGE = `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
 
 const BOUND_MESSAGES: Record<ConstraintKind, { below: string; above: string }> = {
   length: { below: 'must be at least {} characters long', above: 'must be at most {} characters long' },
@@ -63,7 +65,7 @@ export function checkValue(field: UserfieldRow, value: unknown): CheckedValue {
       if (typeof value !== 'string' || value.length > EMAIL_MAX_LENGTH || !EMAIL.test(value)) return { error: EMAIL_MESSAGE };
       return withinConstraints(value, characters(value), 'length', constraints);
     case 'number':
-      if (!Number.isSafeInteger(value)) return { error: 'must be an integer' };
+      if (!Number.isSafeInteger(value)) return { error: Number.isInteger(value) ? SAFE_INTEGER_MESSAGE : 'must be an integer' };
       return withinConstraints(value, value as number, 'value', constraints);
     case 'decimal':
       if (typeof value !== 'number') return { error: 'must be a number' };

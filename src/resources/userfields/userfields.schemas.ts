@@ -43,7 +43,12 @@ const Options = Type.Array(Option, {
     'dropdown, radiobuttons, checkboxes: names unique (case-insensitive); at most one selected except for checkboxes. ' +
     'On update the list replaces the old one',
 });
-const Limit = Type.Integer({ minimum: 0, errorMessage: 'must be an integer of 0 or more' });
+/** Up to the largest integer JSON numbers hold exactly: a larger one would be stored rounded. */
+const Limit = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  errorMessage: `must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`,
+});
 const UsDate = Type.String({ pattern: '^\\d{2}/\\d{2}/\\d{4}$', errorMessage: 'must be a date in the form mm/dd/yyyy' });
 const Constraints = Type.Object(
   {

@@ -69,7 +69,7 @@ export function usersService(db: Kysely<Database>) {
           firstName: query.firstName,
           lastName: query.lastName,
           username: query.username,
-          tags: query.tags === undefined ? undefined : parseTagFilter(query.tags),
+          tags: query.tags === undefined ? undefined : parseTagFilter('tags', query.tags),
           createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
           lastLoginDate: query.lastLoginDate === undefined ? undefined : parseDateFilter(query.lastLoginDate),
         },
