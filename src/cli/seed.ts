@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { hashPassword } from '../lib/passwords.js';
+import { tagsColumn } from '../lib/tags.js';
 import { now } from '../lib/time.js';
 import { usersRepository, type UserRow } from '../resources/users/users.repository.js';
 
@@ -33,7 +34,7 @@ function demoUser(orgId: string, n: number, runTag: string, passwordHash: string
     email_key: email,
     password_hash: passwordHash,
     locale: pick(LOCALES, n),
-    tags: [pick(DEPARTMENTS, n), n % 5 === 0 ? 'manager' : 'staff'].join(' '),
+    tags: tagsColumn([pick(DEPARTMENTS, n), n % 5 === 0 ? 'manager' : 'staff']),
     created_date: now(),
     last_login_date: null,
   };

@@ -25,6 +25,8 @@ export class ApiError extends Error {
 
 export const REALM = 'Bearer realm="training-api"';
 export const NOT_FOUND_MESSAGE = 'No resource exists with the given id.';
+/** A uniqueness conflict (email, username, a category's name), verbatim from v5. */
+export const IN_USE_MESSAGE = 'is already in use';
 
 /** How many names a summary lists; a body can name thousands, and the summary stays one short line. */
 const NAMES_IN_SUMMARY = 10;

@@ -16,6 +16,18 @@ export function normalizeTags(input: readonly string[]): string[] {
   return tags;
 }
 
+/**
+ * Tags are stored in one column, joined by single spaces (a tag never holds a space or a comma),
+ * which the `hasWord` filter reads; no tags is NULL.
+ */
+export function tagsColumn(tags: readonly string[] | null | undefined): string | null {
+  return tags ? normalizeTags(tags).join(' ') || null : null;
+}
+
+export function tagsOf(column: string | null): string[] | undefined {
+  return column ? column.split(' ') : undefined;
+}
+
 /** Each tag of a filter is one more SQL condition, and SQLite refuses a statement with about 1000. */
 export const MAX_FILTER_TAGS = 100;
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { denseOrder, lockOrdering } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { parseDateFilter } from '../../lib/date-filter.js';
-import { errors } from '../../lib/errors.js';
+import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
@@ -19,7 +19,6 @@ import type {
   UpdateOfferingCategory,
 } from './offering-categories.schemas.js';
 
-const NAME_IN_USE = { name: 'is already in use' };
 
 export function toResponse(row: OfferingCategoryRow): OfferingCategory {
   const category: OfferingCategory = { id: row.id, name: row.name, orderIndex: row.order_index, createdDate: row.created_date };
@@ -56,7 +55,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
         await lockOrdering(trx, caller.orgId);
         const repository = offeringCategoriesRepository(trx);
         const nameKey = input.name.toLowerCase();
-        if (await repository.nameTaken(caller.orgId, nameKey)) throw errors.fieldErrors(NAME_IN_USE);
+        if (await repository.nameTaken(caller.orgId, nameKey)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
         const row: OfferingCategoryRow = {
           org_id: caller.orgId,
           id: newId(),
@@ -82,7 +81,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
         const patch: OfferingCategoryPatch = {};
         if (input.name !== undefined) {
           const nameKey = input.name.toLowerCase();
-          if (await repository.nameTaken(caller.orgId, nameKey, id)) throw errors.fieldErrors(NAME_IN_USE);
+          if (await repository.nameTaken(caller.orgId, nameKey, id)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
           Object.assign(patch, { name: input.name, name_key: nameKey });
         }
         if (input.description !== undefined) patch.description = input.description || null;

@@ -6,7 +6,7 @@ import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
-import { normalizeTags, parseTagFilter } from '../../lib/tags.js';
+import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import { offeringCategoriesRepository } from '../offering-categories/offering-categories.repository.js';
 import { registrationsRepository } from '../registrations/registrations.repository.js';
@@ -40,12 +40,8 @@ export function toResponse(row: OfferingRow, categoryIds: string[] = []): Offeri
   if (row.catalog_description) offering.catalogDescription = row.catalog_description;
   if (row.price !== null) offering.price = row.price;
   if (categoryIds.length > 0) offering.offeringCategoryIds = categoryIds;
-  if (row.tags) offering.tags = row.tags.split(' ');
+  if (row.tags) offering.tags = tagsOf(row.tags);
   return offering;
-}
-
-function tagsColumn(tags: string[] | null | undefined): string | null {
-  return tags ? normalizeTags(tags).join(' ') || null : null;
 }
 
 type Dates = Pick<OfferingRow, 'begin_date' | 'end_date' | 'registration_begin_date' | 'registration_end_date'>;

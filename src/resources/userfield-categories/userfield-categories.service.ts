@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { denseOrder, lockOrdering } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { parseDateFilter } from '../../lib/date-filter.js';
-import { errors, type FieldErrors } from '../../lib/errors.js';
+import { errors, IN_USE_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
@@ -16,7 +16,6 @@ import type {
   UserfieldCategoryQuery,
 } from './userfield-categories.schemas.js';
 
-export const NAME_IN_USE = 'is already in use';
 const NOT_EMPTY = 'The category still contains userfields; move or delete them first.';
 
 export function toResponse(row: CategoryRow): UserfieldCategory {
@@ -81,7 +80,7 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => {
         await lockOrdering(trx, caller.orgId);
         if (await userfieldCategoriesRepository(trx).findByName(caller.orgId, input.name)) {
-          throw errors.fieldErrors({ name: NAME_IN_USE });
+          throw errors.fieldErrors({ name: IN_USE_MESSAGE });
         }
         return (await addCategory(trx, caller.orgId, input)).id;
       });
@@ -99,7 +98,7 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
           fieldErrors.type = 'cannot be changed; move the userfields to a category of the other type instead';
         }
         const namesake = input.name === undefined ? undefined : await repository.findByName(caller.orgId, input.name);
-        if (namesake && namesake.id !== id) fieldErrors.name = NAME_IN_USE;
+        if (namesake && namesake.id !== id) fieldErrors.name = IN_USE_MESSAGE;
         if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
 
         if (input.name !== undefined && input.name !== row.name) await repository.rename(caller.orgId, id, input.name);

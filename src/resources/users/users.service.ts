@@ -2,24 +2,23 @@ import type { Kysely } from 'kysely';
 import { uniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { parseDateFilter } from '../../lib/date-filter.js';
-import { errors, type FieldErrors } from '../../lib/errors.js';
+import { errors, IN_USE_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { normalizeTags, parseTagFilter } from '../../lib/tags.js';
+import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../tokens/tokens.service.js';
 import { usersRepository, type UserPatch, type UserRow, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
-const IN_USE = 'is already in use';
 
 export function toResponse(row: VisibleUserRow): User {
   const user: User = { id: row.id, email: row.email, createdDate: row.created_date };
   if (row.first_name) user.firstName = row.first_name;
   if (row.last_name) user.lastName = row.last_name;
   if (row.username) user.username = row.username;
-  if (row.tags) user.tags = row.tags.split(' ');
+  if (row.tags) user.tags = tagsOf(row.tags);
   if (row.locale) user.locale = row.locale;
   if (row.last_login_date) user.lastLoginDate = row.last_login_date;
   return user;
@@ -28,10 +27,6 @@ export function toResponse(row: VisibleUserRow): User {
 /** `""` and `null` both mean "no value". */
 function blankToNull(value: string | null | undefined): string | null {
   return value ? value : null;
-}
-
-function tagsColumn(tags: string[] | null | undefined): string | null {
-  return tags ? normalizeTags(tags).join(' ') || null : null;
 }
 
 export function usersService(db: Kysely<Database>) {
@@ -43,8 +38,8 @@ export function usersService(db: Kysely<Database>) {
     const conflicts = await users.findConflicts(orgId, keys, exceptId);
     const fieldErrors: FieldErrors = {};
     for (const conflict of conflicts) {
-      if (keys.emailKey && conflict.email_key === keys.emailKey) fieldErrors.email = IN_USE;
-      if (keys.usernameKey && conflict.username_key === keys.usernameKey) fieldErrors.username = IN_USE;
+      if (keys.emailKey && conflict.email_key === keys.emailKey) fieldErrors.email = IN_USE_MESSAGE;
+      if (keys.usernameKey && conflict.username_key === keys.usernameKey) fieldErrors.username = IN_USE_MESSAGE;
     }
     if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
   }
@@ -56,7 +51,7 @@ export function usersService(db: Kysely<Database>) {
     } catch (error) {
       const constraint = uniqueViolation(error);
       if (constraint === undefined) throw error;
-      throw errors.fieldErrors(constraint.includes('username') ? { username: IN_USE } : { email: IN_USE });
+      throw errors.fieldErrors(constraint.includes('username') ? { username: IN_USE_MESSAGE } : { email: IN_USE_MESSAGE });
     }
   }
 
