@@ -23,6 +23,7 @@ function demoUser(orgId: string, n: number, runTag: string, passwordHash: string
   const last = pick(LAST_NAMES, Math.floor(n / FIRST_NAMES.length));
   const username = `${first}.${last}.${runTag}${n}`.toLowerCase();
   const email = `${username}@example.com`;
+  const at = now();
   return {
     org_id: orgId,
     id: newId(),
@@ -35,8 +36,11 @@ function demoUser(orgId: string, n: number, runTag: string, passwordHash: string
     password_hash: passwordHash,
     locale: pick(LOCALES, n),
     tags: tagsColumn([pick(DEPARTMENTS, n), n % 5 === 0 ? 'manager' : 'staff']),
-    created_date: now(),
+    created_date: at,
+    updated_date: at,
     last_login_date: null,
+    active: true,
+    external_id: null,
   };
 }
 

@@ -33,7 +33,13 @@ export interface UsersTable {
   /** Tags joined by single spaces (a tag never contains a space or a comma). */
   tags: string | null;
   created_date: string;
+  /** Set on creation and on every change made through the users service. */
+  updated_date: string;
   last_login_date: string | null;
+  /** False while deactivated (by an identity provider or an administrator): everything is kept. */
+  active: boolean;
+  /** The identity provider's own id for the user (SCIM externalId). */
+  external_id: string | null;
 }
 
 export interface OfferingCategoriesTable {
@@ -160,6 +166,31 @@ export interface UserfieldValuesTable {
   value: string;
 }
 
+/** A SCIM group: the tag its members carry, with the name and ids the identity provider knows it by. */
+export interface ScimGroupsTable {
+  org_id: string;
+  id: string;
+  display_name: string;
+  /** The display name as one tag: runs of spaces and commas become `_`. */
+  tag: string;
+  /** Lower-cased tag, unique per organization. */
+  tag_key: string;
+  external_id: string | null;
+  created_date: string;
+  updated_date: string;
+}
+
+/** A SCIM attribute the organization maps onto one of its userfields. */
+export interface ScimAttributeMappingsTable {
+  org_id: string;
+  /** As the organization wrote it, e.g. `urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department`. */
+  attribute: string;
+  /** Lower-cased attribute (SCIM attribute names are case-insensitive), unique per organization. */
+  attribute_key: string;
+  userfield_id: string;
+  created_date: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
@@ -173,4 +204,6 @@ export interface Database {
   registrations: RegistrationsTable;
   agreements: AgreementsTable;
   user_agreements: UserAgreementsTable;
+  scim_groups: ScimGroupsTable;
+  scim_attribute_mappings: ScimAttributeMappingsTable;
 }

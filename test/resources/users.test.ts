@@ -24,7 +24,11 @@ forEachEngine('users', (h) => {
     const read = await h.get(location.slice(location.indexOf('/api/v5')));
     assert.equal(read.statusCode, 200);
     const user = read.json();
-    assert.deepEqual(Object.keys(user).sort(), ['createdDate', 'email', 'firstName', 'id', 'lastName', 'locale', 'tags', 'username']);
+    assert.deepEqual(Object.keys(user).sort(), [
+      'active', 'createdDate', 'email', 'firstName', 'id', 'lastName', 'locale', 'tags', 'updatedDate', 'username',
+    ]);
+    assert.equal(user.active, true);
+    assert.equal(user.updatedDate, user.createdDate);
     assert.equal(user.email, 'Ada@Example.com');
     assert.deepEqual(user.tags, ['math', 'poetry']);
     assert.match(user.createdDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -34,7 +38,7 @@ forEachEngine('users', (h) => {
   it('omits properties without a value', async () => {
     const id = await h.create('users', { email: 'bare@example.com' });
     const user = (await h.get(`users/${id}`)).json();
-    assert.deepEqual(Object.keys(user).sort(), ['createdDate', 'email', 'id']);
+    assert.deepEqual(Object.keys(user).sort(), ['active', 'createdDate', 'email', 'id', 'updatedDate']);
   });
 
   it('stores the password hashed with scrypt', async () => {

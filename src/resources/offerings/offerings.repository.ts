@@ -39,6 +39,16 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
         );
       }
       if (openFor) {
+        // Nothing is open to a deactivated user, as POST /registrations refuses to register one.
+        query = query.where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('users')
+              .select('users.id')
+              .where('users.org_id', '=', orgId)
+              .where('users.id', '=', openFor.userId)
+              .where('users.active', '=', true),
+          ),
+        );
         query = query.where(openForRegistration('offerings', openFor.at)).where(({ not, exists, selectFrom }) =>
           not(
             exists(

@@ -26,6 +26,7 @@ import {
 
 export const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
 const NOT_OPEN = 'The offering is not open for registration';
+const USER_DEACTIVATED = 'The user is deactivated; reactivate it to register it';
 const ALREADY_ACTIVE = 'The user already has an active registration for this offering';
 const ALREADY_COMPLETED = 'The user has already completed this offering, and it does not allow retakes';
 
@@ -137,10 +138,11 @@ export function registrationsService(db: Kysely<Database>) {
         const offering = isId(input.offeringId)
           ? await offeringsRepository(trx).lockForRegistration(orgId, input.offeringId, at)
           : undefined;
-        const userExists = isId(input.userId) && (await lockUser(trx, orgId, input.userId));
-        if (!userExists || !offering?.open) {
+        const user = isId(input.userId) ? await lockUser(trx, orgId, input.userId) : undefined;
+        if (!user?.active || !offering?.open) {
           const fieldErrors: FieldErrors = {};
-          if (!userExists) fieldErrors.userId = NOT_FOUND_MESSAGE;
+          if (!user) fieldErrors.userId = NOT_FOUND_MESSAGE;
+          else if (!user.active) fieldErrors.userId = USER_DEACTIVATED;
           if (!offering) fieldErrors.offeringId = NOT_FOUND_MESSAGE;
           else if (!offering.open) fieldErrors.offeringId = NOT_OPEN;
           throw errors.fieldErrors(fieldErrors);

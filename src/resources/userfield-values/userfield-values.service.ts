@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { lockUser } from '../../db/locking.js';
+import { inTransaction, lockUser } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
@@ -47,7 +47,7 @@ export function userfieldValuesService(db: Kysely<Database>) {
      */
     async update(caller: Caller, userId: string, input: UpdateUserfieldValues): Promise<void> {
       if (!isId(userId)) throw errors.notFound();
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         if (!(await lockUser(trx, caller.orgId, userId))) throw errors.notFound();
         const fieldIds = Object.keys(input);
         const fields = new Map(

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
+import { forUpdate } from '../../db/locking.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
@@ -7,7 +8,9 @@ import type { Paging } from '../../lib/paging.js';
 export type UserRow = UsersTable;
 
 /** What a response shows; the password hash and lookup keys never leave the database on a read. */
-const VISIBLE_COLUMNS = ['id', 'first_name', 'last_name', 'username', 'email', 'locale', 'tags', 'created_date', 'last_login_date'] as const;
+const VISIBLE_COLUMNS = [
+  'id', 'first_name', 'last_name', 'username', 'email', 'locale', 'tags', 'created_date', 'updated_date', 'last_login_date', 'active', 'external_id',
+] as const;
 export type VisibleUserRow = Pick<UserRow, (typeof VISIBLE_COLUMNS)[number]>;
 export type UserPatch = Partial<Omit<UserRow, 'org_id' | 'id' | 'created_date'>>;
 
@@ -17,6 +20,7 @@ export interface UserFilters {
   lastName?: string;
   username?: string;
   tags?: string[];
+  active?: boolean;
   createdDate?: DateRange;
   lastLoginDate?: DateRange;
 }
@@ -31,6 +35,7 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       if (filters.lastName !== undefined) query = query.where(containsText('last_name', filters.lastName));
       if (filters.username !== undefined) query = query.where(containsText('username', filters.username));
       for (const tag of filters.tags ?? []) query = query.where(hasWord('tags', tag));
+      if (filters.active !== undefined) query = query.where('active', '=', filters.active);
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
       if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
       return query.orderBy('created_date').orderBy('id').$call((q) => pageWindow(q, paging)).execute();
@@ -54,6 +59,25 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
         )
         .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
         .execute();
+    },
+
+    /** The tags of the listed users, their rows locked until the transaction ends. */
+    async lockTags(orgId: string, ids: readonly string[]): Promise<Pick<UserRow, 'id' | 'tags'>[]> {
+      if (ids.length === 0) return [];
+      return forUpdate(db, db.selectFrom('users').select(['id', 'tags']).where('org_id', '=', orgId).where('id', 'in', ids).orderBy('id')).execute();
+    },
+
+    async idsWithTag(orgId: string, tag: string, afterId: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('users')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where(hasWord('tags', tag))
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.id);
     },
 
     async insert(row: UserRow): Promise<void> {

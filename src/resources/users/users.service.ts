@@ -1,20 +1,40 @@
 import type { Kysely } from 'kysely';
 import { uniqueViolation } from '../../db/database.js';
+import { inTransaction } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { parseDateFilter } from '../../lib/date-filter.js';
 import { errors, IN_USE_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
+import { parseTagFilter, tagsColumn, tagsOf, withTag, withoutTag } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../tokens/tokens.service.js';
 import { usersRepository, type UserPatch, type UserRow, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
+/** What the SCIM surface sets beside the v5 properties. */
+export interface ProvisionedProperties {
+  /** The identity provider's id for the user; null clears it. */
+  externalId?: string | null;
+}
+export type NewUser = CreateUser & ProvisionedProperties;
+export type UserChanges = UpdateUser & ProvisionedProperties;
+
+/** A change of one tag on many users: a SCIM group gaining or losing members, or being renamed. */
+export interface TagChange {
+  add?: string;
+  remove?: string;
+}
 
 export function toResponse(row: VisibleUserRow): User {
-  const user: User = { id: row.id, email: row.email, createdDate: row.created_date };
+  const user: User = {
+    id: row.id,
+    email: row.email,
+    createdDate: row.created_date,
+    active: Boolean(row.active), // SQLite reads booleans back as 0/1
+    updatedDate: row.updated_date,
+  };
   if (row.first_name) user.firstName = row.first_name;
   if (row.last_name) user.lastName = row.last_name;
   if (row.username) user.username = row.username;
@@ -65,6 +85,7 @@ export function usersService(db: Kysely<Database>) {
           lastName: query.lastName,
           username: query.username,
           tags: query.tags === undefined ? undefined : parseTagFilter('tags', query.tags),
+          active: query.active,
           createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
           lastLoginDate: query.lastLoginDate === undefined ? undefined : parseDateFilter(query.lastLoginDate),
         },
@@ -79,8 +100,9 @@ export function usersService(db: Kysely<Database>) {
       return toResponse(row);
     },
 
-    async create(caller: Caller, input: CreateUser): Promise<string> {
+    async create(caller: Caller, input: NewUser): Promise<string> {
       const username = blankToNull(input.username);
+      const at = now();
       const row: UserRow = {
         org_id: caller.orgId,
         id: newId(),
@@ -93,15 +115,18 @@ export function usersService(db: Kysely<Database>) {
         password_hash: input.password ? await hashPassword(input.password) : null,
         locale: blankToNull(input.locale),
         tags: tagsColumn(input.tags),
-        created_date: now(),
+        created_date: at,
+        updated_date: at,
         last_login_date: null,
+        active: input.active ?? true,
+        external_id: blankToNull(input.externalId),
       };
       await checkUnique(caller.orgId, { emailKey: row.email_key, usernameKey: row.username_key ?? undefined });
       await conflictsAsFieldErrors(() => users.insert(row));
       return row.id;
     },
 
-    async update(caller: Caller, id: string, input: UpdateUser): Promise<void> {
+    async update(caller: Caller, id: string, input: UserChanges): Promise<void> {
       if (!isId(id) || !(await users.find(caller.orgId, id))) throw errors.notFound();
       const patch: UserPatch = {};
       if (input.email !== undefined) Object.assign(patch, { email: input.email, email_key: input.email.toLowerCase() });
@@ -114,7 +139,10 @@ export function usersService(db: Kysely<Database>) {
       if (input.locale !== undefined) patch.locale = blankToNull(input.locale);
       if (input.tags !== undefined) patch.tags = tagsColumn(input.tags);
       if (input.password !== undefined) patch.password_hash = await hashPassword(input.password);
+      if (input.active !== undefined) patch.active = input.active;
+      if (input.externalId !== undefined) patch.external_id = blankToNull(input.externalId);
       if (Object.keys(patch).length === 0) return;
+      patch.updated_date = now();
       await checkUnique(caller.orgId, { emailKey: patch.email_key, usernameKey: patch.username_key ?? undefined }, id);
       const updated = await conflictsAsFieldErrors(() => users.update(caller.orgId, id, patch));
       if (!updated) throw errors.notFound(); // deleted meanwhile
@@ -122,6 +150,33 @@ export function usersService(db: Kysely<Database>) {
 
     async delete(caller: Caller, id: string): Promise<void> {
       if (!isId(id) || !(await users.delete(caller.orgId, id))) throw errors.notFound();
+    },
+
+    /**
+     * Adds and/or removes one tag on each listed user, rows locked meanwhile so that concurrent
+     * changes of other tags on the same users are never lost. Users already as asked are left
+     * untouched (their updatedDate too). Returns the listed ids that name no user.
+     */
+    retag(caller: Caller, ids: readonly string[], change: TagChange): Promise<string[]> {
+      return inTransaction(db, async (trx) => {
+        const repository = usersRepository(trx);
+        const rows = await repository.lockTags(caller.orgId, ids.filter(isId));
+        const at = now();
+        for (const row of rows) {
+          let tags = tagsOf(row.tags) ?? [];
+          if (change.remove !== undefined) tags = withoutTag(tags, change.remove);
+          if (change.add !== undefined) tags = withTag(tags, change.add);
+          const column = tagsColumn(tags);
+          if (column !== row.tags) await repository.update(caller.orgId, row.id, { tags: column, updated_date: at });
+        }
+        const found = new Set(rows.map((row) => row.id));
+        return ids.filter((id) => !found.has(id));
+      });
+    },
+
+    /** Ids of the users carrying `tag`, in id order after `afterId`, `limit` at a time. */
+    idsWithTag(caller: Caller, tag: string, afterId: string, limit: number): Promise<string[]> {
+      return users.idsWithTag(caller.orgId, tag, afterId, limit);
     },
   };
 }
