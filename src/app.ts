@@ -37,6 +37,10 @@ import { userfieldValuesRoutes } from './resources/userfield-values/userfield-va
 import { userfieldValuesService } from './resources/userfield-values/userfield-values.service.js';
 import { userfieldsRoutes } from './resources/userfields/userfields.routes.js';
 import { userfieldsService } from './resources/userfields/userfields.service.js';
+import { attributeMappingsRoutes } from './scim/mappings/attribute-mappings.routes.js';
+import { attributeMappingsService } from './scim/mappings/attribute-mappings.service.js';
+import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
+import { scimUsersService } from './scim/users/scim-users.service.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -64,6 +68,8 @@ function createServices(db: Kysely<Database>) {
     offerings: offeringsService(db),
     registrations: registrationsService(db),
     agreements: agreementsService(db),
+    scimAttributeMappings: attributeMappingsService(db),
+    scimUsers: scimUsersService(db),
   };
 }
 
@@ -84,7 +90,10 @@ export type ApiInstance = FastifyInstance<
 >;
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
-const resourceRoutes = [usersRoutes, userfieldCategoriesRoutes, userfieldsRoutes, userfieldValuesRoutes, offeringCategoriesRoutes, offeringsRoutes, registrationsRoutes, agreementsRoutes];
+const resourceRoutes = [
+  usersRoutes, userfieldCategoriesRoutes, userfieldsRoutes, userfieldValuesRoutes, offeringCategoriesRoutes, offeringsRoutes,
+  registrationsRoutes, agreementsRoutes, attributeMappingsRoutes,
+];
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
@@ -152,5 +161,6 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
       { prefix },
     );
   }
+  await app.register(scimPlugin, { prefix: SCIM_BASE });
   return app;
 }

@@ -10,7 +10,7 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 }
 
 /** Fastify's own refusals (body parsing, limits) in the v5 shapes. */
-function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
+export function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
   if (error.validation) {
     const { fieldErrors, errors: problems } = describeValidation(error.validation, error.validationContext ?? 'body');
     if (problems.length > 0) return errors.badRequest(problems[0]!);

@@ -3,20 +3,33 @@ import { ApiError, errors } from '../lib/errors.js';
 
 const JSON_RANGES = new Set(['*/*', 'application/*', 'application/json']);
 
-/** Absent, `*\/*`, `application/*` or `application/json` (with any non-zero q) accept JSON. */
-export function acceptsJson(accept: string | undefined): boolean {
+/**
+ * Absent, `*\/*`, `application/*` or `application/json` (with any non-zero q) accept JSON; `ranges`
+ * widens that (SCIM's own `application/scim+json`).
+ */
+export function acceptsJson(accept: string | undefined, ranges: ReadonlySet<string> = JSON_RANGES): boolean {
   if (!accept) return true;
   return accept.split(',').some((range) => {
     const [type, ...params] = range.trim().toLowerCase().split(';');
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return JSON_RANGES.has(type!.trim()) && (!q || Number(q.slice(2)) > 0);
+    return ranges.has(type!.trim()) && (!q || Number(q.slice(2)) > 0);
   });
 }
+
+export const SCIM_MEDIA_TYPE = 'application/scim+json';
+export const SCIM_RANGES: ReadonlySet<string> = new Set([...JSON_RANGES, SCIM_MEDIA_TYPE]);
 
 const API_PATH = /^(?:\/dc)?\/api\/v5(?:\/|$)/;
 
 export function isApiPath(path: string): boolean {
   return API_PATH.test(path);
+}
+
+const SCIM_PATH = /^\/scim\/v2(?:\/|$)/;
+
+/** The provisioning API (SCIM 2.0), which follows RFC 7644 instead of the v5 protocol rules. */
+export function isScimPath(path: string): boolean {
+  return SCIM_PATH.test(path);
 }
 
 /**
@@ -72,6 +85,19 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** A JSON body, with forbidden keys refused; an empty body is no body. */
+export function parseJsonBody(_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void): void {
+  const text = body as string;
+  if (text === '') return done(null, undefined);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text, MAY_HOLD_FORBIDDEN_KEY.test(text) ? rejectForbiddenKeys : undefined);
+  } catch (error) {
+    return done(error instanceof ApiError ? error : errors.badRequest('The request body is not valid JSON'), undefined);
+  }
+  done(null, parsed);
+}
+
 /**
  * Bodies are JSON and nothing else (Fastify would also parse text/plain). A request without a body
  * (a DELETE sent with some content type) is simply bodiless, whatever its Content-Type. The JSON
@@ -79,17 +105,7 @@ function hasBody(request: FastifyRequest): boolean {
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text === '') return done(null, undefined);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text, MAY_HOLD_FORBIDDEN_KEY.test(text) ? rejectForbiddenKeys : undefined);
-    } catch (error) {
-      return done(error instanceof ApiError ? error : errors.badRequest('The request body is not valid JSON'), undefined);
-    }
-    done(null, parsed);
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   app.addContentTypeParser('*', (request, _payload, done) => {
     done(hasBody(request) ? errors.unsupportedMediaType() : null, undefined);
   });

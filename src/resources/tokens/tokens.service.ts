@@ -6,8 +6,11 @@ import { newId } from '../../lib/ids.js';
 import { now, toTimestamp } from '../../lib/time.js';
 import { tokensRepository, type AccessTokenRow } from './tokens.repository.js';
 
-export const SCOPES = ['read', 'write'] as const;
+/** `read` and `write` open the v5 API (/api/v5), `scim` the provisioning API (/scim/v2). */
+export const SCOPES = ['read', 'write', 'scim'] as const;
 export type Scope = (typeof SCOPES)[number];
+/** What a token gets when no scope is asked for: the v5 API, not provisioning. */
+export const DEFAULT_SCOPES: readonly Scope[] = ['read', 'write'];
 
 /** Who is calling: every service method takes this first, and every query is scoped by its orgId. */
 export interface Caller {
@@ -70,7 +73,7 @@ export function tokensService(db: Kysely<Database>) {
         id: newId(),
         name: options.name ?? 'API token',
         token_hash: hashToken(token),
-        scopes: (options.scopes ?? [...SCOPES]).join(','),
+        scopes: (options.scopes ?? DEFAULT_SCOPES).join(','),
         created_date: now(),
         last_used_date: null,
         expires_date: options.expiresDate ? toTimestamp(options.expiresDate) : null,

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiInstance } from '../app.js';
+import { ApiError, errors } from '../lib/errors.js';
+import { requestOrigin } from '../lib/urls.js';
+import { fromFastifyError, sendError } from '../plugins/errors.js';
+import { acceptsJson, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
+import { scimDiscoveryRoutes } from './discovery.routes.js';
+import { scimUsersRoutes } from './users/scim-users.routes.js';
+import { toScimError, scimErrors } from './scim-errors.js';
+
+export const SCIM_BASE = '/scim/v2';
+
+/** The absolute URL of /scim/v2 as the client reached it (or PUBLIC_URL). */
+export function scimBase(request: FastifyRequest): string {
+  return `${requestOrigin(request)}${SCIM_BASE}`;
+}
+
+function render(error: ApiError): ApiError {
+  if (error.statusCode === 415) return scimErrors.unsupportedMediaType();
+  if (error.statusCode === 406) return scimErrors.notAcceptable();
+  return toScimError(error);
+}
+
+function sendScimError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | Error): FastifyReply {
+  const known = error instanceof ApiError ? error : fromFastifyError(error as FastifyError, request);
+  if (!known) {
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, render(errors.internal()));
+  }
+  const scim = render(known);
+  request.log.info({ statusCode: scim.statusCode, reason: scim.body }, 'request refused');
+  return sendError(reply, scim);
+}
+
+/**
+ * The provisioning API (SCIM 2.0, RFC 7643/7644) under /scim/v2, on the same server and port as
+ * v5. It keeps the server's request ids, HTTPS rule, rate limits and bearer tokens (with the `scim`
+ * scope, checked by the authentication plugin), and follows RFC 7644 for the rest: its own media
+ * type (application/scim+json; application/json accepted too), error shape and query parameters
+ * (unknown ones ignored, as identity providers add their own).
+ */
+export async function scimPlugin(app: ApiInstance): Promise<void> {
+  app.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, parseJsonBody);
+  app.setErrorHandler((error: FastifyError, request, reply) => sendScimError(request, reply, error));
+  app.setNotFoundHandler((request, reply) => sendScimError(request, reply, errors.noSuchAddress()));
+
+  app.addHook('onRequest', async (request) => {
+    if (!acceptsJson(request.headers.accept, SCIM_RANGES)) throw errors.notAcceptable();
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', `${SCIM_MEDIA_TYPE}; charset=utf-8`);
+    return payload;
+  });
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true }; // SCIM describes itself: /Schemas, /ResourceTypes
+  });
+
+  await app.register(scimDiscoveryRoutes);
+  await app.register(scimUsersRoutes);
+}
