@@ -41,6 +41,7 @@ import { attributeMappingsRoutes } from './scim/mappings/attribute-mappings.rout
 import { attributeMappingsService } from './scim/mappings/attribute-mappings.service.js';
 import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
 import { scimUsersService } from './scim/users/scim-users.service.js';
+import { scimGroupsService } from './scim/groups/scim-groups.service.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -70,6 +71,7 @@ function createServices(db: Kysely<Database>) {
     agreements: agreementsService(db),
     scimAttributeMappings: attributeMappingsService(db),
     scimUsers: scimUsersService(db),
+    scimGroups: scimGroupsService(db),
   };
 }
 

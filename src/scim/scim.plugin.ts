@@ -5,6 +5,7 @@ import { requestOrigin } from '../lib/urls.js';
 import { fromFastifyError, sendError } from '../plugins/errors.js';
 import { acceptsJson, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
 import { scimDiscoveryRoutes } from './discovery.routes.js';
+import { scimGroupsRoutes } from './groups/scim-groups.routes.js';
 import { scimUsersRoutes } from './users/scim-users.routes.js';
 import { toScimError, scimErrors } from './scim-errors.js';
 
@@ -58,4 +59,5 @@ export async function scimPlugin(app: ApiInstance): Promise<void> {
 
   await app.register(scimDiscoveryRoutes);
   await app.register(scimUsersRoutes);
+  await app.register(scimGroupsRoutes);
 }
