@@ -62,9 +62,15 @@ export function scimUsersService(db: Kysely<Database>) {
     return toScimError(error, (property) => mappings.find((mapping) => mapping.field.id === property)?.path ?? property);
   }
 
-  async function records(orgId: string, rows: VisibleUserRow[], mappings: readonly MappedUserfield[]): Promise<UserRecord[]> {
+  /** The rows with their mapped values and groups, read through `reader` (the transaction, inside one). */
+  async function records(
+    orgId: string,
+    rows: VisibleUserRow[],
+    mappings: readonly MappedUserfield[],
+    reader: Kysely<Database> = db,
+  ): Promise<UserRecord[]> {
     const ids = rows.map((row) => row.id);
-    const values = await users.values(orgId, ids, mappings.map((mapping) => mapping.field.id));
+    const values = await scimUsersRepository(reader).values(orgId, ids, mappings.map((mapping) => mapping.field.id));
     const byUser = new Map<string, Map<string, unknown>>();
     for (const value of values) {
       const held = byUser.get(value.user_id) ?? new Map<string, unknown>();
@@ -72,7 +78,7 @@ export function scimUsersService(db: Kysely<Database>) {
       byUser.set(value.user_id, held);
     }
     const tagKeys = [...new Set(rows.flatMap((row) => (row.tags ? row.tags.toLowerCase().split(' ') : [])))];
-    const groups = await scimGroupsRepository(db).withTagKeys(orgId, tagKeys);
+    const groups = await scimGroupsRepository(reader).withTagKeys(orgId, tagKeys);
     return rows.map((row) => {
       const keys = new Set(row.tags ? row.tags.toLowerCase().split(' ') : []);
       return { row, values: byUser.get(row.id) ?? new Map(), groups: groups.filter((group) => keys.has(group.tag_key)) };
@@ -135,7 +141,7 @@ export function scimUsersService(db: Kysely<Database>) {
   async function current(ctx: Context, trx: Kysely<Database>, id: string): Promise<ScimDocument> {
     if (!isId(id) || !(await lockUser(trx, ctx.caller.orgId, id))) throw scimErrors.notFound('User', id);
     const row = (await scimUsersRepository(trx).find(ctx.caller.orgId, id))!;
-    const [record] = await records(ctx.caller.orgId, [row], ctx.mappings);
+    const [record] = await records(ctx.caller.orgId, [row], ctx.mappings, trx);
     return renderUser(record!, ctx.mappings, ctx.base);
   }
 
