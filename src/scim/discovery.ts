@@ -67,7 +67,13 @@ export function schemas(base: string, users: ResourceSchema): ScimDocument[] {
   return [
     schemaDocument(base, USER_SCHEMA, 'User', 'User account', core),
     ...[...users.extensions].map(([urn, attributes]) =>
-      schemaDocument(base, urn, urn === ENTERPRISE_SCHEMA ? 'EnterpriseUser' : urn.split(':').slice(-2).join(' '), urn === ENTERPRISE_SCHEMA ? 'Enterprise user' : "The organization's own user attributes", attributes),
+      schemaDocument(
+        base,
+        urn,
+        urn === ENTERPRISE_SCHEMA ? 'EnterpriseUser' : urn.split(':').slice(-2).join(' '),
+        urn === ENTERPRISE_SCHEMA ? 'Enterprise user' : "The organization's own user attributes",
+        attributes,
+      ),
     ),
     schemaDocument(base, GROUP_SCHEMA, 'Group', 'Group', GROUP_ATTRIBUTES),
   ];

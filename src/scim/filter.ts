@@ -104,7 +104,8 @@ export function booleanOperand(column: RawBuilder<unknown>): Operand {
     compare(op, value) {
       if (op === 'pr') return TRUE;
       const flag = typeof value === 'string' && /^(true|false)$/i.test(value) ? value.toLowerCase() === 'true' : value;
-      if (typeof flag !== 'boolean' || (op !== 'eq' && op !== 'ne')) throw scimErrors.invalidFilter('A boolean compares with eq or ne and true or false');
+      if (typeof flag !== 'boolean' || (op !== 'eq' && op !== 'ne'))
+        throw scimErrors.invalidFilter('A boolean compares with eq or ne and true or false');
       return op === 'eq' ? sql<SqlBool>`(${column} = ${flag})` : sql<SqlBool>`(${column} <> ${flag})`;
     },
   };

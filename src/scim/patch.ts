@@ -28,7 +28,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function readPatchRequest(body: unknown): PatchOperation[] {
   if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a PatchOp object');
   const schemas = body.schemas;
-  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.some((s) => typeof s === 'string' && s.toLowerCase() === PATCH_SCHEMA.toLowerCase()))) {
+  if (
+    schemas !== undefined &&
+    !(Array.isArray(schemas) && schemas.some((s) => typeof s === 'string' && s.toLowerCase() === PATCH_SCHEMA.toLowerCase()))
+  ) {
     throw scimErrors.invalidSyntax(`schemas must hold ${PATCH_SCHEMA}`);
   }
   const operations = body.Operations ?? body.operations;

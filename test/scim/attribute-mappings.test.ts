@@ -64,7 +64,10 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     assert.deepEqual(enterprise.attributes.map((a: { name: string }) => a.name).sort(), ['costCenter', 'department', 'employeeNumber', 'manager']);
     assert.equal(enterprise.attributes.find((a: { name: string }) => a.name === 'employeeNumber').type, 'integer');
     const custom = schemas.find((s: { id: string }) => s.id === CUSTOM);
-    assert.deepEqual(custom.attributes.map((a: { name: string }) => a.name), ['firstAider', 'startDate']);
+    assert.deepEqual(
+      custom.attributes.map((a: { name: string }) => a.name),
+      ['firstAider', 'startDate'],
+    );
     const user = schemas.find((s: { id: string }) => s.id === 'urn:ietf:params:scim:schemas:core:2.0:User');
     assert.ok(user.attributes.some((a: { name: string }) => a.name === 'phoneNumbers'));
     const types = (await scim.get('/ResourceTypes')).json().Resources;
@@ -77,7 +80,10 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     const id = await scim.createUser({
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENTERPRISE, CUSTOM],
       userName: 'mapped@example.com',
-      phoneNumbers: [{ type: 'work', value: '+1 555 0100' }, { type: 'mobile', value: 'ignored' }],
+      phoneNumbers: [
+        { type: 'work', value: '+1 555 0100' },
+        { type: 'mobile', value: 'ignored' },
+      ],
       [ENTERPRISE]: { department: 'Sales', employeeNumber: '0042', costCenter: 'CC-2', manager: { value: 'boss-1' }, division: 'not mapped' },
       [CUSTOM]: { firstAider: 'True', startDate: '2024-03-01' },
     });
@@ -97,9 +103,15 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     assert.deepEqual(user.phoneNumbers, [{ type: 'work', value: '+1 555 0100' }]);
 
     const found = (await scim.find('Users', `${ENTERPRISE}:department eq "sales" and ${ENTERPRISE}:employeeNumber gt 40`)).json();
-    assert.deepEqual(found.Resources.map((u: { id: string }) => u.id), [id]);
+    assert.deepEqual(
+      found.Resources.map((u: { id: string }) => u.id),
+      [id],
+    );
     assert.equal((await scim.find('Users', `${ENTERPRISE}:department co "ale"`)).json().totalResults, 1);
-    assert.equal((await scim.find('Users', `${ENTERPRISE}:department ne "Sales"`)).json().Resources.some((u: { id: string }) => u.id === id), false);
+    assert.equal(
+      (await scim.find('Users', `${ENTERPRISE}:department ne "Sales"`)).json().Resources.some((u: { id: string }) => u.id === id),
+      false,
+    );
     assert.equal((await scim.find('Users', `${ENTERPRISE}:manager.value eq "boss-1"`)).json().totalResults, 1);
 
     const patched = await scim.patch(`/Users/${id}`, [
@@ -133,13 +145,20 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     assert.match(refused.detail, /employeeNumber: must be an integer/);
     assert.equal((await scim.find('Users', 'userName eq "invalid@example.com"')).json().totalResults, 0);
     const id = await scim.createUser({ userName: 'valid@example.com', [ENTERPRISE]: { department: 'Ops' } });
-    scimError(await scim.patch(`/Users/${id}`, [{ op: 'replace', path: `${CUSTOM}:startDate`, value: '31/31/2024' }, { op: 'replace', path: 'name.givenName', value: 'Changed' }]), 400, 'invalidValue');
+    scimError(
+      await scim.patch(`/Users/${id}`, [
+        { op: 'replace', path: `${CUSTOM}:startDate`, value: '31/31/2024' },
+        { op: 'replace', path: 'name.givenName', value: 'Changed' },
+      ]),
+      400,
+      'invalidValue',
+    );
     assert.equal((await scim.get(`/Users/${id}`)).json().name, undefined);
   });
 
   it('forgets a mapping whose userfield is deleted, and removes one on null', async () => {
     const field = await h.create('userfields', { type: 'text', name: 'Temporary', categoryName: 'HR' });
-    assert.equal((await h.put('scimattributes', { title: field, nickName: fields.department }).then((r) => r.statusCode)), 400);
+    assert.equal(await h.put('scimattributes', { title: field, nickName: fields.department }).then((r) => r.statusCode), 400);
     assert.equal((await h.put('scimattributes', { title: field })).statusCode, 204);
     assert.equal((await h.delete(`userfields/${field}`)).statusCode, 204);
     assert.equal((await h.get('scimattributes')).json().title, undefined);

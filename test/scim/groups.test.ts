@@ -18,13 +18,21 @@ forEachEngine('SCIM /Groups', (h) => {
   });
 
   it('creates a group as a tag its members carry, visible to v5 tag filters', async () => {
-    const response = await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Sales, EMEA team', externalId: 'g-1', members: [{ value: ada }] });
+    const response = await scim.post('/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'Sales, EMEA team',
+      externalId: 'g-1',
+      members: [{ value: ada }],
+    });
     assert.equal(response.statusCode, 201);
     const group = response.json();
     assert.equal(response.headers.location, group.meta.location);
     assert.equal(group.displayName, 'Sales, EMEA team');
     assert.equal(group.externalId, 'g-1');
-    assert.deepEqual(group.members.map((m: { value: string }) => m.value), [ada]);
+    assert.deepEqual(
+      group.members.map((m: { value: string }) => m.value),
+      [ada],
+    );
     assert.equal(group.members[0].display, 'ada@example.com');
     assert.match(group.members[0].$ref, /\/scim\/v2\/Users\//);
     assert.deepEqual(await tagsOf(ada), ['Sales_EMEA_team']);
@@ -37,13 +45,18 @@ forEachEngine('SCIM /Groups', (h) => {
   it('counts users tagged through v5 as members', async () => {
     const id = await scim.createGroup({ displayName: 'Mentors' });
     assert.equal((await h.put(`users/${cy}`, { tags: ['mentors', 'other'] })).statusCode, 204);
-    assert.deepEqual((await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value), [cy]);
+    assert.deepEqual(
+      (await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value),
+      [cy],
+    );
   });
 
   it('changes members in batches as Entra ID and Okta send them, keeping other tags', async () => {
     const id = await scim.createGroup({ displayName: 'Batch', members: [] });
     assert.equal((await h.put(`users/${bob}`, { tags: ['keep-me'] })).statusCode, 204);
-    let response = await scim.patch(`/Groups/${id}`, [{ op: 'Add', path: 'members', value: [{ $ref: null, value: ada }, { value: bob }, { value: cy }] }]);
+    let response = await scim.patch(`/Groups/${id}`, [
+      { op: 'Add', path: 'members', value: [{ $ref: null, value: ada }, { value: bob }, { value: cy }] },
+    ]);
     assert.equal(response.statusCode, 204);
     assert.equal(response.body, '');
     assert.deepEqual(await tagsOf(bob), ['keep-me', 'Batch']);
@@ -70,10 +83,16 @@ forEachEngine('SCIM /Groups', (h) => {
     const put = await scim.put(`/Groups/${id}`, { schemas: [GROUP_SCHEMA], displayName: 'Put name', externalId: 'p-1' });
     assert.equal(put.statusCode, 200);
     assert.equal(put.json().displayName, 'Put name');
-    assert.deepEqual(put.json().members.map((m: { value: string }) => m.value), [ada, bob]);
+    assert.deepEqual(
+      put.json().members.map((m: { value: string }) => m.value),
+      [ada, bob],
+    );
     assert.ok((await tagsOf(bob)).includes('Put_name'));
     const replaced = await scim.put(`/Groups/${id}`, { displayName: 'Put name', members: [{ value: cy }] });
-    assert.deepEqual(replaced.json().members.map((m: { value: string }) => m.value), [cy]);
+    assert.deepEqual(
+      replaced.json().members.map((m: { value: string }) => m.value),
+      [cy],
+    );
     assert.equal(replaced.json().externalId, undefined);
   });
 
@@ -109,7 +128,10 @@ forEachEngine('SCIM /Groups', (h) => {
     const page = (await client.get('/Groups?startIndex=2&count=1')).json();
     assert.deepEqual([page.totalResults, page.itemsPerPage, page.Resources[0].id], [3, 1, ids[1]]);
     const users = (await client.find('Users', `groups eq "${ids[2]}"`)).json();
-    assert.deepEqual(users.Resources.map((u: { id: string }) => u.id), [member]);
+    assert.deepEqual(
+      users.Resources.map((u: { id: string }) => u.id),
+      [member],
+    );
     scimError(await client.find('Groups', 'displayName eq'), 400, 'invalidFilter');
     scimError(await client.find('Groups', 'owner eq "x"'), 400, 'invalidFilter');
   });
@@ -131,7 +153,10 @@ forEachEngine('SCIM /Groups', (h) => {
     scimError(await scim.patch(`/Groups/${id}`, [{ op: 'add', path: 'members[value eq "x"]', value: [] }]), 400, 'invalidPath');
     scimError(await scim.patch('/Groups/0190aaaaaaaa7aaa8aaaaaaaaaaaaaaa', [{ op: 'remove', path: 'members' }]), 404);
     scimError(await scim.put(`/Groups/${id}`, { displayName: 7 }), 400, 'invalidValue');
-    assert.deepEqual((await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value), [ada]);
+    assert.deepEqual(
+      (await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value),
+      [ada],
+    );
   });
 
   it("keeps organizations apart: another organization's token sees and changes nothing", async () => {
@@ -144,6 +169,9 @@ forEachEngine('SCIM /Groups', (h) => {
     assert.equal((await stranger.find('Groups', 'displayName eq "Ours"')).json().totalResults, 0);
     const theirs = await stranger.createGroup({ displayName: 'Ours' });
     scimError(await stranger.patch(`/Groups/${theirs}`, [{ op: 'add', path: 'members', value: [{ value: ada }] }]), 400, 'invalidValue');
-    assert.deepEqual((await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value), [ada]);
+    assert.deepEqual(
+      (await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value),
+      [ada],
+    );
   });
 });

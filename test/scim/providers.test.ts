@@ -31,13 +31,16 @@ forEachEngine('SCIM as identity providers send it', (h) => {
     // Test connection: a query for a user that does not exist, by a random GUID.
     const probe = await entra.get(`/Users?filter=${encodeURIComponent('userName eq "5b0e8d3c-2e7f-4c59-9f3a-3e1f0b6a7d21"')}`);
     ok(probe, 200);
-    assert.deepEqual({ ...(probe.json() as object), itemsPerPage: 0 }, {
-      schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
-      totalResults: 0,
-      startIndex: 1,
-      itemsPerPage: 0,
-      Resources: [],
-    });
+    assert.deepEqual(
+      { ...(probe.json() as object), itemsPerPage: 0 },
+      {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+        totalResults: 0,
+        startIndex: 1,
+        itemsPerPage: 0,
+        Resources: [],
+      },
+    );
 
     // Get User by query - zero results, then Create User as documented (nulls, empty roles, the enterprise URN misspelled).
     const userName = 'Test_User_00aa00aa-bb11-cc22-dd33-44ee44ee44ee';
@@ -131,8 +134,25 @@ forEachEngine('SCIM as identity providers send it', (h) => {
     const byName = (await entra.get(`/Groups?excludedAttributes=members&filter=${encodeURIComponent('displayName eq "displayName"')}`)).json();
     assert.deepEqual([byName.totalResults, byName.Resources[0].id, byName.Resources[0].members], [1, groupId, undefined]);
     assert.equal((await entra.get(`/Groups/${groupId}?excludedAttributes=members`)).json().members, undefined);
-    ok(await entra.patch(`/Groups/${groupId}`, [{ op: 'Replace', path: 'displayName', value: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' }]), 204);
-    ok(await entra.patch(`/Groups/${groupId}`, [{ op: 'Add', path: 'members', value: [{ $ref: null, value: id }, { $ref: null, value: second }] }]), 204);
+    ok(
+      await entra.patch(`/Groups/${groupId}`, [
+        { op: 'Replace', path: 'displayName', value: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' },
+      ]),
+      204,
+    );
+    ok(
+      await entra.patch(`/Groups/${groupId}`, [
+        {
+          op: 'Add',
+          path: 'members',
+          value: [
+            { $ref: null, value: id },
+            { $ref: null, value: second },
+          ],
+        },
+      ]),
+      204,
+    );
     ok(await entra.patch(`/Groups/${groupId}`, [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: second }] }]), 204);
     const kept = await entra.createGroup({ displayName: 'Engineering Team' });
     ok(await entra.patch(`/Groups/${kept}`, [{ op: 'Add', path: 'members', value: [{ value: id }, { value: second }] }]), 204);
@@ -146,7 +166,10 @@ forEachEngine('SCIM as identity providers send it', (h) => {
     assert.deepEqual(v5.tags, ['1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName', 'Engineering_Team']);
     assert.deepEqual((await h.get(`users/${id}/userfieldvalues`)).json(), { [employeeNumberField]: 'Aklq', [departmentField]: 'Research' });
     assert.equal((await h.get(`users/${second}`)).json().tags, undefined);
-    assert.deepEqual((await h.get('users', { query: { tags: 'engineering_team' } })).json().results.map((u: { id: string }) => u.id), [id]);
+    assert.deepEqual(
+      (await h.get('users', { query: { tags: 'engineering_team' } })).json().results.map((u: { id: string }) => u.id),
+      [id],
+    );
     const scimView = (await entra.get(`/Users/${id}`)).json();
     assert.equal(scimView.externalId, 'Eqpj');
     assert.deepEqual(scimView[ENTERPRISE], { employeeNumber: 'Aklq', department: 'Research' });
@@ -182,7 +205,11 @@ forEachEngine('SCIM as identity providers send it', (h) => {
     });
     ok(created, 201);
     const id = created.json().id;
-    const duplicate = await okta.post('/Users', { schemas: [USER_SCHEMA], userName: 'test.user@okta.local', emails: [{ value: 'test.user@okta.local' }] });
+    const duplicate = await okta.post('/Users', {
+      schemas: [USER_SCHEMA],
+      userName: 'test.user@okta.local',
+      emails: [{ value: 'test.user@okta.local' }],
+    });
     assert.deepEqual([duplicate.statusCode, duplicate.json().scimType], [409, 'uniqueness']);
     const found = await okta.get('/Users?filter=userName%20eq%20%22test.user%40okta.local%22&startIndex=1&count=100');
     assert.equal(found.json().Resources[0].id, id);
@@ -231,10 +258,25 @@ forEachEngine('SCIM as identity providers send it', (h) => {
       ]),
       204,
     );
-    ok(await okta.patch(`/Groups/${groupId}`, [{ op: 'replace', path: 'members', value: [{ value: id, display: 'test.user@okta.local' }, { value: second, display: 'second.user@okta.local' }] }]), 204);
+    ok(
+      await okta.patch(`/Groups/${groupId}`, [
+        {
+          op: 'replace',
+          path: 'members',
+          value: [
+            { value: id, display: 'test.user@okta.local' },
+            { value: second, display: 'second.user@okta.local' },
+          ],
+        },
+      ]),
+      204,
+    );
     const members = (await okta.get(`/Groups/${groupId}`)).json();
     assert.equal(members.displayName, 'Test SCIMv20');
-    assert.deepEqual(members.members.map((m: { value: string }) => m.value), [id, second]);
+    assert.deepEqual(
+      members.members.map((m: { value: string }) => m.value),
+      [id, second],
+    );
 
     // What v5 clients now see.
     const users = (await h.get('users', { token: org.token })).json().results;

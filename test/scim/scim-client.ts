@@ -72,7 +72,8 @@ export function scimError(response: Response, status: number, scimType?: string)
   if (response.statusCode !== status || body.schemas?.[0] !== ERROR_SCHEMA || body.status !== String(status) || body.scimType !== scimType) {
     throw new Error(`expected SCIM error ${status}${scimType ? ` ${scimType}` : ''}, got ${response.statusCode}: ${response.body}`);
   }
-  if (!String(response.headers['content-type']).startsWith('application/scim+json')) throw new Error(`content-type ${response.headers['content-type']}`);
+  if (!String(response.headers['content-type']).startsWith('application/scim+json'))
+    throw new Error(`content-type ${response.headers['content-type']}`);
   if (typeof body.detail !== 'string' || body.detail === '') throw new Error('no detail');
   return body;
 }

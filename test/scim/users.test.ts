@@ -81,8 +81,14 @@ forEachEngine('SCIM /Users', (h) => {
 
   it('answers 409 uniqueness for a userName or email already in use, case-insensitively', async () => {
     await scim.createUser({ userName: 'Taken', emails: [{ value: 'taken@example.com' }] });
-    assert.match(scimError(await scim.post('/Users', { userName: 'TAKEN', emails: [{ value: 'free@example.com' }] }), 409, 'uniqueness').detail, /userName/);
-    assert.match(scimError(await scim.post('/Users', { userName: 'free', emails: [{ value: 'TAKEN@example.com' }] }), 409, 'uniqueness').detail, /emails/);
+    assert.match(
+      scimError(await scim.post('/Users', { userName: 'TAKEN', emails: [{ value: 'free@example.com' }] }), 409, 'uniqueness').detail,
+      /userName/,
+    );
+    assert.match(
+      scimError(await scim.post('/Users', { userName: 'free', emails: [{ value: 'TAKEN@example.com' }] }), 409, 'uniqueness').detail,
+      /emails/,
+    );
   });
 
   it('refuses bodies that are not JSON objects, and other media types', async () => {
@@ -181,9 +187,20 @@ forEachEngine('SCIM /Users', (h) => {
     scimError(await patch([{ op: 'remove' }]), 400, 'noTarget');
     scimError(await patch([{ op: 'replace', path: 'emails[type eq "work".value', value: 'x' }]), 400, 'invalidPath');
     scimError(await patch([{ op: 'add', path: '__proto__.polluted', value: 'yes' }]), 400, 'invalidPath');
-    scimError(await patch([{ op: 'replace', path: 'name.givenName', value: 'Changed' }, { op: 'replace', path: 'active', value: 'perhaps' }]), 400, 'invalidValue');
+    scimError(
+      await patch([
+        { op: 'replace', path: 'name.givenName', value: 'Changed' },
+        { op: 'replace', path: 'active', value: 'perhaps' },
+      ]),
+      400,
+      'invalidValue',
+    );
     scimError(await patch([]), 400, 'invalidSyntax');
-    scimError(await scim.request('PATCH', `/Users/${id}`, { schemas: ['urn:other'], Operations: [{ op: 'add', path: 'title', value: 'x' }] }), 400, 'invalidSyntax');
+    scimError(
+      await scim.request('PATCH', `/Users/${id}`, { schemas: ['urn:other'], Operations: [{ op: 'add', path: 'title', value: 'x' }] }),
+      400,
+      'invalidSyntax',
+    );
     scimError(await scim.patch('/Users/0190aaaaaaaa7aaa8aaaaaaaaaaaaaaa', [{ op: 'replace', path: 'active', value: false }]), 404);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     const user = (await scim.get(`/Users/${id}`)).json();
@@ -209,7 +226,10 @@ forEachEngine('SCIM /Users', (h) => {
     assert.deepEqual((await h.get('offerings', { query: { userId: id } })).json().results, []);
     const inactive = (await h.get('users', { query: { active: 'false' } })).json().results.map((u: { id: string }) => u.id);
     assert.ok(inactive.includes(id));
-    assert.equal((await scim.find('Users', 'active eq false')).json().Resources.some((u: { id: string }) => u.id === id), true);
+    assert.equal(
+      (await scim.find('Users', 'active eq false')).json().Resources.some((u: { id: string }) => u.id === id),
+      true,
+    );
 
     assert.equal((await scim.patch(`/Users/${id}`, [{ op: 'replace', path: 'active', value: true }])).json().active, true);
     assert.equal((await h.post('registrations', { userId: id, offeringId: other })).statusCode, 201);
@@ -262,7 +282,10 @@ forEachEngine('SCIM /Users', (h) => {
     assert.equal(page.totalResults, 7);
     assert.equal(page.startIndex, 3);
     assert.equal(page.itemsPerPage, 2);
-    assert.deepEqual(page.Resources.map((u: { id: string }) => u.id), ids.slice(2, 4));
+    assert.deepEqual(
+      page.Resources.map((u: { id: string }) => u.id),
+      ids.slice(2, 4),
+    );
     const counted = (await client.get('/Users?count=0')).json();
     assert.deepEqual([counted.totalResults, counted.Resources.length], [7, 0]);
     assert.equal((await client.get('/Users?startIndex=-5&count=1')).json().startIndex, 1);
@@ -270,7 +293,9 @@ forEachEngine('SCIM /Users', (h) => {
     scimError(await client.get('/Users?count=ten'), 400, 'invalidValue');
     scimError(await client.get('/Users?count=1&count=2'), 400, 'invalidValue');
 
-    const slim = (await client.get(`/Users?attributes=userName,name.familyName&filter=${encodeURIComponent('userName eq "user1@filters.example"')}`)).json();
+    const slim = (
+      await client.get(`/Users?attributes=userName,name.familyName&filter=${encodeURIComponent('userName eq "user1@filters.example"')}`)
+    ).json();
     assert.deepEqual(slim.Resources[0], { schemas: [USER_SCHEMA], id: ids[1], userName: 'user1@filters.example', name: { familyName: 'Odd' } });
     const lean = (await client.get(`/Users/${ids[1]}?excludedAttributes=emails,meta,groups,name.formatted`)).json();
     assert.deepEqual(Object.keys(lean).sort(), ['active', 'externalId', 'id', 'name', 'schemas', 'userName']);

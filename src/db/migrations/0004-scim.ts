@@ -3,9 +3,18 @@ import { sql, type Kysely } from 'kysely';
 // Provisioning from identity providers (SCIM 2.0). Portable DDL; every key starts with org_id.
 export async function up(db: Kysely<any>): Promise<void> {
   // SQLite adds a NOT NULL column only with a default; every user gets its real value right below.
-  await db.schema.alterTable('users').addColumn('updated_date', 'varchar(20)', (c) => c.notNull().defaultTo('')).execute();
-  await db.updateTable('users').set({ updated_date: sql.ref('created_date') }).execute();
-  await db.schema.alterTable('users').addColumn('active', 'boolean', (c) => c.notNull().defaultTo(true)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('updated_date', 'varchar(20)', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db
+    .updateTable('users')
+    .set({ updated_date: sql.ref('created_date') })
+    .execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('active', 'boolean', (c) => c.notNull().defaultTo(true))
+    .execute();
   await db.schema.alterTable('users').addColumn('external_id', 'text').execute();
   await db.schema.createIndex('users_external_id').on('users').columns(['org_id', 'external_id']).execute();
 

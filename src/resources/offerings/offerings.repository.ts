@@ -49,20 +49,26 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
               .where('users.active', '=', true),
           ),
         );
-        query = query.where(openForRegistration('offerings', openFor.at)).where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('registrations')
-                .select('registrations.id')
-                .where('registrations.org_id', '=', orgId)
-                .where('registrations.user_id', '=', openFor.userId)
-                .whereRef('registrations.offering_id', '=', 'offerings.id')
-                .where(blocksNewRegistration('registrations', 'offerings')),
+        query = query
+          .where(openForRegistration('offerings', openFor.at))
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('registrations')
+                  .select('registrations.id')
+                  .where('registrations.org_id', '=', orgId)
+                  .where('registrations.user_id', '=', openFor.userId)
+                  .whereRef('registrations.offering_id', '=', 'offerings.id')
+                  .where(blocksNewRegistration('registrations', 'offerings')),
+              ),
             ),
-          ),
-        );
+          );
       }
-      return query.orderBy('offerings.order_index').orderBy('offerings.id').$call((q) => pageWindow(q, paging)).execute();
+      return query
+        .orderBy('offerings.order_index')
+        .orderBy('offerings.id')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
     },
 
     find(orgId: string, id: string): Promise<OfferingRow | undefined> {

@@ -9,7 +9,18 @@ export type UserRow = UsersTable;
 
 /** What a response shows; the password hash and lookup keys never leave the database on a read. */
 const VISIBLE_COLUMNS = [
-  'id', 'first_name', 'last_name', 'username', 'email', 'locale', 'tags', 'created_date', 'updated_date', 'last_login_date', 'active', 'external_id',
+  'id',
+  'first_name',
+  'last_name',
+  'username',
+  'email',
+  'locale',
+  'tags',
+  'created_date',
+  'updated_date',
+  'last_login_date',
+  'active',
+  'external_id',
 ] as const;
 export type VisibleUserRow = Pick<UserRow, (typeof VISIBLE_COLUMNS)[number]>;
 export type UserPatch = Partial<Omit<UserRow, 'org_id' | 'id' | 'created_date'>>;
@@ -38,7 +49,11 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       if (filters.active !== undefined) query = query.where('active', '=', filters.active);
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
       if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
-      return query.orderBy('created_date').orderBy('id').$call((q) => pageWindow(q, paging)).execute();
+      return query
+        .orderBy('created_date')
+        .orderBy('id')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
     },
 
     find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {

@@ -102,7 +102,9 @@ export const UserQuery = ListQuery({
   lastName: SubstringFilter(),
   username: SubstringFilter(),
   tags: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; a user matches when it has all of them' })),
-  active: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false', description: 'Beyond v5. true: active users only; false: deactivated users only' })),
+  active: Type.Optional(
+    Type.Boolean({ errorMessage: 'must be true or false', description: 'Beyond v5. true: active users only; false: deactivated users only' }),
+  ),
   createdDate: DateFilter('Creation date'),
   lastLoginDate: DateFilter('Last login date'),
 });

@@ -16,7 +16,9 @@ export function scimGroupsRepository(db: Kysely<Database>) {
     },
 
     async count(orgId: string, condition: Condition): Promise<number> {
-      const row = await matching(orgId, condition).select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+      const row = await matching(orgId, condition)
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .executeTakeFirstOrThrow();
       return Number(row.total);
     },
 

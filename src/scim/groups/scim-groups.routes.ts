@@ -18,7 +18,10 @@ export async function scimGroupsRoutes(app: ApiInstance): Promise<void> {
   app.post('/Groups', async (request, reply) => {
     const document = await scimGroups.create(context(request), request.body);
     const shown = projectDocument(document, GROUP_RESOURCE, ...attributes(request));
-    return reply.code(201).header('Location', (document.meta as { location: string }).location).send(shown);
+    return reply
+      .code(201)
+      .header('Location', (document.meta as { location: string }).location)
+      .send(shown);
   });
 
   app.get<ById>('/Groups/:id', async (request) => scimGroups.get(context(request), request.params.id, ...attributes(request)));

@@ -27,7 +27,11 @@ const READ_ONLY = new Set(['id', 'meta', 'schemas']);
 
 /** The tag of a group: its display name with each run of spaces and commas (which split v5 tags) made one `_`. */
 export function groupTag(displayName: string): string {
-  return displayName.trim().split(/[\s,]+/).filter(Boolean).join('_');
+  return displayName
+    .trim()
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .join('_');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -35,7 +39,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function displayNameOf(value: unknown): string {
-  if (typeof value !== 'string' || groupTag(value) === '') throw scimErrors.invalidValue('displayName: required, a name with more than spaces and commas');
+  if (typeof value !== 'string' || groupTag(value) === '')
+    throw scimErrors.invalidValue('displayName: required, a name with more than spaces and commas');
   if (value.length > MAX_DISPLAY_NAME) throw scimErrors.invalidValue(`displayName: at most ${MAX_DISPLAY_NAME} characters`);
   return value;
 }
@@ -101,7 +106,13 @@ export function scimGroupsService(db: Kysely<Database>) {
 
   /** Whether `members` is among what the client asked to see. */
   function membersWanted(attributes?: string, excluded?: string): boolean {
-    const names = (list?: string) => (list ?? '').split(',').map((name) => name.trim().toLowerCase().replace(/^urn:.*:group:/, ''));
+    const names = (list?: string) =>
+      (list ?? '').split(',').map((name) =>
+        name
+          .trim()
+          .toLowerCase()
+          .replace(/^urn:.*:group:/, ''),
+      );
     if (attributes?.trim()) return names(attributes).some((name) => name === 'members' || name.startsWith('members.'));
     return !names(excluded).includes('members');
   }
@@ -187,7 +198,11 @@ export function scimGroupsService(db: Kysely<Database>) {
     for (;;) {
       const ids = await users.idsWithTag(caller, tag, after, BATCH);
       if (ids.length === 0) return;
-      await users.retag(caller, ids.filter((id) => !keep.has(id)), change);
+      await users.retag(
+        caller,
+        ids.filter((id) => !keep.has(id)),
+        change,
+      );
       after = ids[ids.length - 1]!;
     }
   }

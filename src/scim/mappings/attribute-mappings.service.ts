@@ -72,7 +72,13 @@ export function attributeMappingsService(db: Kysely<Database>) {
         await mappings.delete(orgId, removed);
         const at = now();
         for (const { attribute, userfieldId } of saved) {
-          await mappings.save({ org_id: orgId, attribute: attribute.path, attribute_key: attribute.key, userfield_id: userfieldId, created_date: at });
+          await mappings.save({
+            org_id: orgId,
+            attribute: attribute.path,
+            attribute_key: attribute.key,
+            userfield_id: userfieldId,
+            created_date: at,
+          });
         }
       });
     },

@@ -52,7 +52,9 @@ function parseCore(text: string): MappedAttribute | string {
   const dot = /^name\.([A-Za-z]+)$/i.exec(text);
   if (dot) {
     const part = pick(NAME_PARTS, dot[1]!);
-    return part ? mapped(`name.${part}`, USER_SCHEMA, 'name', part) : `name.${dot[1]} cannot be mapped; name parts that can: ${NAME_PARTS.join(', ')}`;
+    return part
+      ? mapped(`name.${part}`, USER_SCHEMA, 'name', part)
+      : `name.${dot[1]} cannot be mapped; name parts that can: ${NAME_PARTS.join(', ')}`;
   }
   const typed = TYPED.exec(text);
   if (typed) {

@@ -4,7 +4,18 @@ import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { Condition } from '../filter.js';
 
 const COLUMNS = [
-  'id', 'first_name', 'last_name', 'username', 'email', 'locale', 'tags', 'created_date', 'updated_date', 'last_login_date', 'active', 'external_id',
+  'id',
+  'first_name',
+  'last_name',
+  'username',
+  'email',
+  'locale',
+  'tags',
+  'created_date',
+  'updated_date',
+  'last_login_date',
+  'active',
+  'external_id',
 ] as const;
 
 /** Reads for the SCIM surface; its writes go through the users and userfield values services. */
@@ -20,7 +31,9 @@ export function scimUsersRepository(db: Kysely<Database>) {
     },
 
     async count(orgId: string, condition: Condition): Promise<number> {
-      const row = await matching(orgId, condition).select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+      const row = await matching(orgId, condition)
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .executeTakeFirstOrThrow();
       return Number(row.total);
     },
 

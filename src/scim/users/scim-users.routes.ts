@@ -22,7 +22,10 @@ export async function scimUsersRoutes(app: ApiInstance): Promise<void> {
   app.post('/Users', async (request, reply) => {
     const ctx = await context(request);
     const document = await scimUsers.create(ctx, request.body);
-    return reply.code(201).header('Location', (document.meta as { location: string }).location).send(shown(ctx, request, document));
+    return reply
+      .code(201)
+      .header('Location', (document.meta as { location: string }).location)
+      .send(shown(ctx, request, document));
   });
 
   app.get<ById>('/Users/:id', async (request) => {

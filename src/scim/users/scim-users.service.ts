@@ -70,7 +70,11 @@ export function scimUsersService(db: Kysely<Database>) {
     reader: Kysely<Database> = db,
   ): Promise<UserRecord[]> {
     const ids = rows.map((row) => row.id);
-    const values = await scimUsersRepository(reader).values(orgId, ids, mappings.map((mapping) => mapping.field.id));
+    const values = await scimUsersRepository(reader).values(
+      orgId,
+      ids,
+      mappings.map((mapping) => mapping.field.id),
+    );
     const byUser = new Map<string, Map<string, unknown>>();
     for (const value of values) {
       const held = byUser.get(value.user_id) ?? new Map<string, unknown>();

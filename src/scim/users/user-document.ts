@@ -206,10 +206,15 @@ export function readUser(document: ScimDocument, mappings: readonly MappedUserfi
   }
   for (const mapping of mappings) {
     const value = pickMapped(document, mapping);
-    if (value !== undefined) input.values.set(mapping.field.id, value === null || value === '' ? null : fieldValueOf(mapping.field.type as UserfieldType, value));
+    if (value !== undefined)
+      input.values.set(mapping.field.id, value === null || value === '' ? null : fieldValueOf(mapping.field.type as UserfieldType, value));
   }
   if (Object.keys(errors).length > 0) {
-    throw scimErrors.invalidValue(Object.entries(errors).map(([attribute, message]) => `${attribute}: ${message}`).join('; '));
+    throw scimErrors.invalidValue(
+      Object.entries(errors)
+        .map(([attribute, message]) => `${attribute}: ${message}`)
+        .join('; '),
+    );
   }
   return input;
 }

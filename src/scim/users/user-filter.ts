@@ -49,7 +49,8 @@ function userfieldOperand(mapping: MappedUserfield): Operand {
     const converted = fieldValueOf(type, value);
     if (type === 'number' || type === 'decimal') {
       const operator = NUMERIC_COMPARISONS[op];
-      if (!operator || typeof converted !== 'number') throw scimErrors.invalidFilter(`${mapping.path} is a number: compare it with eq, ne, gt, ge, lt or le and a number`);
+      if (!operator || typeof converted !== 'number')
+        throw scimErrors.invalidFilter(`${mapping.path} is a number: compare it with eq, ne, gt, ge, lt or le and a number`);
       return sql<SqlBool>`cast(${stored} as double precision) ${sql.raw(operator)} ${converted}`;
     }
     if (typeof converted === 'boolean') {
