@@ -37,6 +37,7 @@ interface Output {
 const SETTINGS = [
   'database-url', 'database-pool-size', 'host', 'port', 'tls-cert-file', 'tls-key-file', 'trust-proxy',
   'public-url', 'log-level', 'body-limit', 'data-dir', 'rate-limit', 'redis-url',
+  'database-connect-timeout', 'database-statement-timeout', 'database-idle-timeout', 'database-keepalive', 'sqlite-synchronous',
 ] as const;
 
 function parse(argv: string[]) {
