@@ -31,8 +31,6 @@ export interface DatabaseLimits {
   keepAliveMs: number;
 }
 
-
-
 export type Env = Record<string, string | undefined>;
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };

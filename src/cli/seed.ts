@@ -7,8 +7,42 @@ import { tagsColumn } from '../lib/tags.js';
 import { now } from '../lib/time.js';
 import { usersRepository, type UserRow } from '../resources/users/users.repository.js';
 
-const FIRST_NAMES = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John', 'Margaret', 'Dennis', 'Radia', 'Ken', 'Hedy', 'Linus', 'Sophie', 'Tim'];
-const LAST_NAMES = ['Lovelace', 'Turing', 'Hopper', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus', 'Hamilton', 'Ritchie', 'Perlman', 'Thompson', 'Lamarr', 'Torvalds', 'Wilson', 'Berners-Lee'];
+const FIRST_NAMES = [
+  'Ada',
+  'Alan',
+  'Grace',
+  'Edsger',
+  'Barbara',
+  'Donald',
+  'Frances',
+  'John',
+  'Margaret',
+  'Dennis',
+  'Radia',
+  'Ken',
+  'Hedy',
+  'Linus',
+  'Sophie',
+  'Tim',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Turing',
+  'Hopper',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Backus',
+  'Hamilton',
+  'Ritchie',
+  'Perlman',
+  'Thompson',
+  'Lamarr',
+  'Torvalds',
+  'Wilson',
+  'Berners-Lee',
+];
 const DEPARTMENTS = ['sales', 'engineering', 'support', 'finance', 'marketing', 'operations'];
 const LOCALES = ['en', 'en-US', 'en-GB', 'fr', 'de', 'es', 'nl'];
 const BATCH = 500;
@@ -44,7 +78,12 @@ function demoUser(orgId: string, n: number, runTag: string, passwordHash: string
  * Inserts `count` demo users in batches, one transaction per batch, with a progress bar on stderr.
  * Returns the shared demo password.
  */
-export async function seedUsers(db: Kysely<Database>, orgId: string, count: number, progress: NodeJS.WritableStream = process.stderr): Promise<string> {
+export async function seedUsers(
+  db: Kysely<Database>,
+  orgId: string,
+  count: number,
+  progress: NodeJS.WritableStream = process.stderr,
+): Promise<string> {
   const password = 'training1';
   const passwordHash = await hashPassword(password);
   const runTag = Date.now().toString(36);

@@ -15,7 +15,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 const POSTGRES_UNAVAILABLE = /^(08|53)|^57P0[1-3]$|^57014$|^25P03$/;
 
 /** pg's own errors for a connection that ended, could not be made in time, or stopped answering. */
-const PG_CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error)/;
+const PG_CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error)/;
 
 /**
  * SQLite: the file is locked by someone else (BUSY, LOCKED), the disk is full, an I/O error, the

@@ -102,7 +102,9 @@ describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => 
     assert.ok(outcomes.filter((outcome) => outcome.status === 201).length > 0, 'writes went through between the faults');
     await untilServing(5000);
     await assertNoAcknowledgedWriteLost();
-    t.diagnostic(`terminate backends ×5: ${outcomes.length} requests, ${JSON.stringify(statusCounts(outcomes))}, ${acknowledged.size} acknowledged creates, 0 lost`);
+    t.diagnostic(
+      `terminate backends ×5: ${outcomes.length} requests, ${JSON.stringify(statusCounts(outcomes))}, ${acknowledged.size} acknowledged creates, 0 lost`,
+    );
   });
 
   it('recovers by itself within seconds of a restart under read and write load, losing no acknowledged write', async (t) => {
@@ -122,7 +124,10 @@ describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => 
     const unavailable = outcomes.filter((outcome) => outcome.status === 503);
     assert.ok(unavailable.length > 0, 'clients saw the database go away');
     const servedAfter = outcomes.filter((outcome) => outcome.sentAt > startedAgainAt && outcome.status < 300);
-    assert.ok(servedAfter.some((outcome) => outcome.kind === 'create'), 'writes are served again after the restart');
+    assert.ok(
+      servedAfter.some((outcome) => outcome.kind === 'create'),
+      'writes are served again after the restart',
+    );
     assert.ok(recoveryMs < 5000, `recovered ${recoveryMs} ms after the database`);
     await assertNoAcknowledgedWriteLost();
     t.diagnostic(
@@ -149,7 +154,10 @@ describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => 
     assertOnlySuccessOrUnavailable(outcomes);
     const longest = Math.max(...outcomes.map((outcome) => outcome.ms));
     assert.ok(longest < BOUNDED_WAIT_MS, `the longest request took ${longest} ms`);
-    assert.ok(readiness.some((reply) => reply.status === 503), '/readyz reports the frozen database');
+    assert.ok(
+      readiness.some((reply) => reply.status === 503),
+      '/readyz reports the frozen database',
+    );
     for (const reply of readiness) {
       assert.ok(reply.status === 200 || reply.status === 503, `/readyz answered ${reply.status}`);
       assert.ok(reply.ms < 2500, `/readyz took ${reply.ms} ms`);

@@ -35,7 +35,10 @@ describe('SQLite faults', () => {
       }
       assert.ok(refused, 'the database filled up');
       assertUnavailable(refused);
-      assert.ok(h.logs.some((line) => line.includes('SQLITE_FULL')), 'the log names the cause');
+      assert.ok(
+        h.logs.some((line) => line.includes('SQLITE_FULL')),
+        'the log names the cause',
+      );
       assert.equal((await h.get('users?limit=1')).statusCode, 200);
     } finally {
       await sql.raw('pragma max_page_count = 4294967294').execute(h.database.db);

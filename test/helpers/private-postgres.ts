@@ -59,7 +59,12 @@ export class PrivatePostgres {
 
   static async start(): Promise<PrivatePostgres> {
     const dir = mkdtempSync(join(tmpdir(), 'training-api-pg-'));
-    if (IS_ROOT) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+    if (IS_ROOT)
+      chownSync(
+        dir,
+        Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+        Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+      );
     const server = new PrivatePostgres(dir, await freePort());
     await server.#pg('initdb', ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '-N', '--no-instructions']);
     const settings = [

@@ -11,7 +11,19 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const START_TIMEOUT_MS = 30_000;
 
 /** Settings the test environment might carry that would steer a server away from what a test gives it. */
-const INHERITED_SETTINGS = ['DATABASE_URL', 'DATA_DIR', 'HOST', 'PORT', 'PUBLIC_URL', 'TRUST_PROXY', 'REDIS_URL', 'RATE_LIMIT', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'LOG_LEVEL'];
+const INHERITED_SETTINGS = [
+  'DATABASE_URL',
+  'DATA_DIR',
+  'HOST',
+  'PORT',
+  'PUBLIC_URL',
+  'TRUST_PROXY',
+  'REDIS_URL',
+  'RATE_LIMIT',
+  'TLS_CERT_FILE',
+  'TLS_KEY_FILE',
+  'LOG_LEVEL',
+];
 
 export interface Reply {
   status: number;

@@ -34,7 +34,10 @@ describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
 
   it('bootstraps one organization and one token, however many start at once', async () => {
     const organizations = await database.db.selectFrom('organizations').select(['id', 'name']).execute();
-    assert.deepEqual(organizations.map((organization) => organization.name), ['Default organization']);
+    assert.deepEqual(
+      organizations.map((organization) => organization.name),
+      ['Default organization'],
+    );
     const tokenFiles = instances.map((instance) => join(instance.dataDir, 'bootstrap-token')).filter((file) => existsSync(file));
     assert.equal(tokenFiles.length, 1);
     token = (await readFile(tokenFiles[0]!, 'utf8')).trim();
@@ -44,7 +47,10 @@ describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
   it('lets exactly one of 200 concurrent creates of one email through, split over both', async () => {
     const replies = await Promise.all(
       Array.from({ length: 200 }, (_, n) =>
-        instances[n % 2]!.request('POST', 'users', { token, body: { email: n % 2 ? 'Race@Example.com' : 'race@example.com', firstName: `Racer ${n}` } }),
+        instances[n % 2]!.request('POST', 'users', {
+          token,
+          body: { email: n % 2 ? 'Race@Example.com' : 'race@example.com', firstName: `Racer ${n}` },
+        }),
       ),
     );
     const statuses = replies.map((reply) => reply.status);
@@ -93,7 +99,9 @@ describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
     const stored = new Set((await database.db.selectFrom('users').select('id').execute()).map((row) => row.id));
     const lost = acknowledged.filter((id) => !stored.has(id));
     assert.deepEqual(lost, []);
-    t.diagnostic(`one of two instances killed: survivor ${JSON.stringify(statusCounts(served))}, victim ${JSON.stringify(statusCounts(outcomes.filter((o) => o.kind === 'victim')))}; ${acknowledged.length} acknowledged creates, 0 lost`);
+    t.diagnostic(
+      `one of two instances killed: survivor ${JSON.stringify(statusCounts(served))}, victim ${JSON.stringify(statusCounts(outcomes.filter((o) => o.kind === 'victim')))}; ${acknowledged.length} acknowledged creates, 0 lost`,
+    );
   });
 });
 
