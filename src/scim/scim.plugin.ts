@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiInstance } from '../app.js';
-import { ApiError, errors } from '../lib/errors.js';
+import { errors, type ApiError } from '../lib/errors.js';
 import { requestOrigin } from '../lib/urls.js';
-import { fromFastifyError, sendError } from '../plugins/errors.js';
+import { refusalFor, sendError } from '../plugins/errors.js';
 import { acceptsJson, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
 import { scimDiscoveryRoutes } from './discovery.routes.js';
 import { scimGroupsRoutes } from './groups/scim-groups.routes.js';
@@ -22,15 +22,8 @@ function render(error: ApiError): ApiError {
   return toScimError(error);
 }
 
-function sendScimError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | Error): FastifyReply {
-  const known = error instanceof ApiError ? error : fromFastifyError(error as FastifyError, request);
-  if (!known) {
-    request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, render(errors.internal()));
-  }
-  const scim = render(known);
-  request.log.info({ statusCode: scim.statusCode, reason: scim.body }, 'request refused');
-  return sendError(reply, scim);
+function sendScimError(request: FastifyRequest, reply: FastifyReply, error: FastifyError): FastifyReply {
+  return sendError(reply, render(refusalFor(error, request)));
 }
 
 /**
@@ -43,7 +36,7 @@ function sendScimError(request: FastifyRequest, reply: FastifyReply, error: Fast
 export async function scimPlugin(app: ApiInstance): Promise<void> {
   app.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, parseJsonBody);
   app.setErrorHandler((error: FastifyError, request, reply) => sendScimError(request, reply, error));
-  app.setNotFoundHandler((request, reply) => sendScimError(request, reply, errors.noSuchAddress()));
+  app.setNotFoundHandler((_request, reply) => sendError(reply, render(errors.noSuchAddress())));
 
   app.addHook('onRequest', async (request) => {
     if (!acceptsJson(request.headers.accept, SCIM_RANGES)) throw errors.notAcceptable();
