@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../lib/ids.js';
 import { ApiError, errors } from '../lib/errors.js';
-import { describeValidation } from './validation.js';
+import { validationError } from '../http/validation-errors.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.statusCode).headers(error.headers).send(error.body);
@@ -11,11 +11,7 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 
 /** Fastify's own refusals (body parsing, limits) in the v5 shapes. */
 function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
-  if (error.validation) {
-    const { fieldErrors, errors: problems } = describeValidation(error.validation, error.validationContext ?? 'body');
-    if (problems.length > 0) return errors.badRequest(problems[0]!);
-    return errors.fieldErrors(fieldErrors);
-  }
+  if (error.validation) return validationError(error.validation, error.validationContext ?? 'body');
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
   if (error.statusCode === 415) return errors.unsupportedMediaType();
   if (error.statusCode === 400) return errors.badRequest(error.message);
