@@ -4,12 +4,13 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
+import { withinTime } from './lib/time.js';
 import { registerAuthentication } from './plugins/authentication.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
-import { requestIdOf } from './plugins/request-id.js';
+import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
 }
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
+/** A balancer's probe gets its answer within this, even while the database does not answer at all. */
+const READINESS_TIMEOUT_MS = 2000;
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
@@ -51,6 +54,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
 
   app.decorate('publicUrl', options.publicUrl);
 
+  registerRequestContext(app);
   registerValidation(app);
   registerJsonParser(app);
   registerErrorHandler(app);
@@ -76,7 +80,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async (request) => {
     try {
-      await sql`select 1`.execute(options.db);
+      await withinTime(sql`select 1`.execute(options.db), READINESS_TIMEOUT_MS);
     } catch (error) {
       request.log.error({ err: error }, 'readiness check failed');
       throw errors.databaseUnavailable();

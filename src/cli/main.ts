@@ -49,6 +49,11 @@ const SETTINGS = [
   'data-dir',
   'rate-limit',
   'redis-url',
+  'database-connect-timeout',
+  'database-statement-timeout',
+  'database-idle-timeout',
+  'database-keepalive',
+  'sqlite-synchronous',
 ] as const;
 
 function parse(argv: string[]) {

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/faults.js';
 import { newId } from '../lib/ids.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { validationError } from '../http/validation-errors.js';
@@ -28,6 +29,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (known) {
       request.log.info({ statusCode: known.statusCode, reason: known.body }, 'request refused');
       return sendError(reply, known);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendError(reply, errors.databaseUnavailable());
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, errors.internal());
