@@ -1,15 +1,8 @@
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
+import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
 import { withinTime } from './lib/time.js';
 import { registerAuthentication } from './plugins/authentication.js';
@@ -21,28 +14,9 @@ import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
-import { agreementsRoutes } from './resources/agreements/agreements.routes.js';
-import { agreementsService } from './resources/agreements/agreements.service.js';
-import { offeringCategoriesRoutes } from './resources/offering-categories/offering-categories.routes.js';
-import { offeringCategoriesService } from './resources/offering-categories/offering-categories.service.js';
-import { offeringsRoutes } from './resources/offerings/offerings.routes.js';
-import { offeringsService } from './resources/offerings/offerings.service.js';
-import { registrationsRoutes } from './resources/registrations/registrations.routes.js';
-import { registrationsService } from './resources/registrations/registrations.service.js';
+import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
-import { usersRoutes } from './resources/users/users.routes.js';
-import { usersService } from './resources/users/users.service.js';
-import { userfieldCategoriesRoutes } from './resources/userfield-categories/userfield-categories.routes.js';
-import { userfieldCategoriesService } from './resources/userfield-categories/userfield-categories.service.js';
-import { userfieldValuesRoutes } from './resources/userfield-values/userfield-values.routes.js';
-import { userfieldValuesService } from './resources/userfield-values/userfield-values.service.js';
-import { userfieldsRoutes } from './resources/userfields/userfields.routes.js';
-import { userfieldsService } from './resources/userfields/userfields.service.js';
-import { attributeMappingsRoutes } from './scim/mappings/attribute-mappings.routes.js';
-import { attributeMappingsService } from './scim/mappings/attribute-mappings.service.js';
 import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
-import { scimUsersService } from './scim/users/scim-users.service.js';
-import { scimGroupsService } from './scim/groups/scim-groups.service.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -59,53 +33,9 @@ export interface AppOptions {
   rateLimit?: RateLimitSettings;
 }
 
-function createServices(db: Kysely<Database>) {
-  return {
-    tokens: tokensService(db),
-    users: usersService(db),
-    userfieldCategories: userfieldCategoriesService(db),
-    userfields: userfieldsService(db),
-    userfieldValues: userfieldValuesService(db),
-    offeringCategories: offeringCategoriesService(db),
-    offerings: offeringsService(db),
-    registrations: registrationsService(db),
-    agreements: agreementsService(db),
-    scimAttributeMappings: attributeMappingsService(db),
-    scimUsers: scimUsersService(db),
-    scimGroups: scimGroupsService(db),
-  };
-}
-
-export type Services = ReturnType<typeof createServices>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    services: Services;
-  }
-}
-
-export type ApiInstance = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
 const API_BASES = ['/api/v5', '/dc/api/v5'];
 /** A balancer's probe gets its answer within this, even while the database does not answer at all. */
 const READINESS_TIMEOUT_MS = 2000;
-const resourceRoutes = [
-  usersRoutes,
-  userfieldCategoriesRoutes,
-  userfieldsRoutes,
-  userfieldValuesRoutes,
-  offeringCategoriesRoutes,
-  offeringsRoutes,
-  registrationsRoutes,
-  agreementsRoutes,
-  attributeMappingsRoutes,
-];
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
@@ -123,7 +53,6 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiInstance;
 
-  app.decorate('services', createServices(options.db));
   app.decorate('publicUrl', options.publicUrl);
 
   registerRequestContext(app);
@@ -131,7 +60,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   registerJsonParser(app);
   registerErrorHandler(app);
   registerProtocol(app, { trustProxy: options.trustProxy ?? false });
-  registerAuthentication(app, app.services.tokens);
+  registerAuthentication(app, tokensService(options.db));
   registerNotFound(app);
   registerAcceptCheck(app);
   if (options.rateLimit) await registerRateLimit(app, options.rateLimit);
@@ -144,7 +73,10 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
   });
 
-  await registerOpenApi(app);
+  await registerOpenApi(
+    app,
+    resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])),
+  );
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async (request) => {
@@ -157,17 +89,18 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     return { status: 'ok' };
   });
 
+  const resourceRoutes = resources.map((resource) => resource.routes(options.db));
   for (const prefix of API_BASES) {
     await app.register(
       async (api) => {
         api.get('/openapi.json', { schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } } }, async () =>
           app.swagger(),
         );
-        for (const routes of resourceRoutes) await api.register(routes);
+        for (const routes of resourceRoutes) await routes(api);
       },
       { prefix },
     );
   }
-  await app.register(scimPlugin, { prefix: SCIM_BASE });
+  await app.register(scimPlugin, { prefix: SCIM_BASE, db: options.db });
   return app;
 }

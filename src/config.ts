@@ -1,5 +1,6 @@
 import { engineOf } from './db/database.js';
-import { parseRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
+import type { DatabaseLimits, SqliteSynchronous } from './db/options.js';
+import type { RateLimitSettings } from './plugins/rate-limit.js';
 
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
@@ -19,16 +20,6 @@ export interface Config {
   database: DatabaseLimits;
   /** SQLite's `synchronous` pragma: FULL makes every acknowledged write survive a power loss. */
   sqliteSynchronous: SqliteSynchronous;
-}
-
-export type SqliteSynchronous = 'full' | 'normal';
-
-/** Bounded waits on the database, in milliseconds. */
-export interface DatabaseLimits {
-  connectTimeoutMs: number;
-  statementTimeoutMs: number;
-  idleTimeoutMs: number;
-  keepAliveMs: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -104,13 +95,20 @@ function parseLogLevel(value: string): string {
   return value;
 }
 
-function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSettings | undefined {
-  let limit;
-  try {
-    limit = parseRateLimit(value);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
+const WINDOWS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+
+/** `1200/minute` → settings; `off` → undefined. */
+export function parseRateLimit(value: string): Omit<RateLimitSettings, 'redisUrl'> | undefined {
+  if (/^(off|none|0)$/i.test(value.trim())) return undefined;
+  const match = /^(\d+)\s*\/\s*(second|minute|hour)$/i.exec(value.trim());
+  if (!match || Number(match[1]) < 1) {
+    throw new ConfigError(`RATE_LIMIT must look like 1200/minute (per second, minute or hour) or off (got "${value}")`);
   }
+  return { max: Number(match[1]), windowMs: WINDOWS[match[2]!.toLowerCase()]! };
+}
+
+function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSettings | undefined {
+  const limit = parseRateLimit(value);
   return limit && { ...limit, ...(redisUrl ? { redisUrl } : {}) };
 }
 

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config, type Env } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
-import { parseScopes, tokensService } from '../resources/tokens/tokens.service.js';
+import { parseScopes } from '../auth/scopes.js';
+import { tokensService } from '../resources/tokens/tokens.service.js';
 import { copyCommand } from './copy.js';
 import { seedUsers } from './seed.js';
 

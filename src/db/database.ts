@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, type MigrationResultSet } from 'kysely';
-import type { DatabaseLimits, SqliteSynchronous } from '../config.js';
+import type { DatabaseLimits, SqliteSynchronous } from './options.js';
 import { migrations } from './migrations/index.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';

@@ -1,6 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
-import type { DatabaseLimits } from '../config.js';
+import type { DatabaseLimits } from './options.js';
 import { isBrokenConnection } from './faults.js';
 
 export interface PostgresPoolOptions {

@@ -4,19 +4,15 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/faults.js';
 import { newId } from '../lib/ids.js';
 import { ApiError, errors } from '../lib/errors.js';
-import { describeValidation } from './validation.js';
+import { validationError } from '../http/validation-errors.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.statusCode).headers(error.headers).send(error.body);
 }
 
 /** Fastify's own refusals (body parsing, limits) in the v5 shapes. */
-export function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
-  if (error.validation) {
-    const { fieldErrors, errors: problems } = describeValidation(error.validation, error.validationContext ?? 'body');
-    if (problems.length > 0) return errors.badRequest(problems[0]!);
-    return errors.fieldErrors(fieldErrors);
-  }
+function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
+  if (error.validation) return validationError(error.validation, error.validationContext ?? 'body');
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
   if (error.statusCode === 415) return errors.unsupportedMediaType();
   if (error.statusCode === 400) return errors.badRequest(error.message);

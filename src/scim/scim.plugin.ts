@@ -1,12 +1,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiInstance } from '../app.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { errors, type ApiError } from '../lib/errors.js';
-import { requestOrigin } from '../lib/urls.js';
+import { requestOrigin } from '../http/urls.js';
 import { refusalFor, sendError } from '../plugins/errors.js';
 import { acceptsJson, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
 import { scimDiscoveryRoutes } from './discovery.routes.js';
 import { scimGroupsRoutes } from './groups/scim-groups.routes.js';
+import { scimGroupsService } from './groups/scim-groups.service.js';
 import { scimUsersRoutes } from './users/scim-users.routes.js';
+import { scimUsersService } from './users/scim-users.service.js';
 import { toScimError, scimErrors } from './scim-errors.js';
 
 export const SCIM_BASE = '/scim/v2';
@@ -33,7 +37,7 @@ function sendScimError(request: FastifyRequest, reply: FastifyReply, error: Fast
  * type (application/scim+json; application/json accepted too), error shape and query parameters
  * (unknown ones ignored, as identity providers add their own).
  */
-export async function scimPlugin(app: ApiInstance): Promise<void> {
+export const scimPlugin: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
   app.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, parseJsonBody);
   app.setErrorHandler((error: FastifyError, request, reply) => sendScimError(request, reply, error));
   app.setNotFoundHandler((_request, reply) => sendError(reply, render(errors.noSuchAddress())));
@@ -50,7 +54,8 @@ export async function scimPlugin(app: ApiInstance): Promise<void> {
     route.schema = { ...route.schema, hide: true }; // SCIM describes itself: /Schemas, /ResourceTypes
   });
 
-  await app.register(scimDiscoveryRoutes);
-  await app.register(scimUsersRoutes);
-  await app.register(scimGroupsRoutes);
-}
+  const users = scimUsersService(db);
+  await app.register(scimDiscoveryRoutes, { service: users });
+  await app.register(scimUsersRoutes, { service: users });
+  await app.register(scimGroupsRoutes, { service: scimGroupsService(db) });
+};

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { buildApp, type ApiInstance } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import type { ApiInstance } from '../../src/http/api-instance.js';
 import { main } from '../../src/cli/main.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
 

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/database.js';
 import { isId, newId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
-import type { Caller } from '../../resources/tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { usersService } from '../../resources/users/users.service.js';
 import { canonicalDocument, projectDocument, resourceSchema, type ScimDocument } from '../documents.js';
 import { dateTimeOperand, FALSE, parseFilter, textOperand, translateFilter, TRUE, valuesFor, type Condition, type Operand } from '../filter.js';

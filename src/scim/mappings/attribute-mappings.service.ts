@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
-import type { Caller } from '../../resources/tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { userfieldsRepository } from '../../resources/userfields/userfields.repository.js';
 import { parseMappedAttribute, type MappedAttribute } from './mapped-attribute.js';
 import { attributeMappingsRepository } from './attribute-mappings.repository.js';

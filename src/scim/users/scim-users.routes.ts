@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { ApiInstance } from '../../app.js';
+import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projectDocument, type ScimDocument } from '../documents.js';
 import { listQueryOf, queryText } from '../list.js';
 import { scimBase } from '../scim.plugin.js';
-import type { ScimUsersContext } from './scim-users.service.js';
+import type { ScimUsersContext, ScimUsersService } from './scim-users.service.js';
 
 type ById = { Params: { id: string } };
 
@@ -13,15 +13,14 @@ export function shown(ctx: { schema: ScimUsersContext['schema'] }, request: Fast
 }
 
 /** /Users (RFC 7644 §3): list with filter and paging, create, read, replace (PUT), patch, delete. */
-export async function scimUsersRoutes(app: ApiInstance): Promise<void> {
-  const { scimUsers } = app.services;
-  const context = (request: FastifyRequest) => scimUsers.context(request.caller, scimBase(request));
+export const scimUsersRoutes: ResourceRoutes<ScimUsersService> = async (app, { service }) => {
+  const context = (request: FastifyRequest) => service.context(request.caller, scimBase(request));
 
-  app.get('/Users', async (request) => scimUsers.list(await context(request), listQueryOf(request)));
+  app.get('/Users', async (request) => service.list(await context(request), listQueryOf(request)));
 
   app.post('/Users', async (request, reply) => {
     const ctx = await context(request);
-    const document = await scimUsers.create(ctx, request.body);
+    const document = await service.create(ctx, request.body);
     return reply
       .code(201)
       .header('Location', (document.meta as { location: string }).location)
@@ -30,21 +29,21 @@ export async function scimUsersRoutes(app: ApiInstance): Promise<void> {
 
   app.get<ById>('/Users/:id', async (request) => {
     const ctx = await context(request);
-    return shown(ctx, request, await scimUsers.get(ctx, request.params.id));
+    return shown(ctx, request, await service.get(ctx, request.params.id));
   });
 
   app.put<ById>('/Users/:id', async (request) => {
     const ctx = await context(request);
-    return shown(ctx, request, await scimUsers.replace(ctx, request.params.id, request.body));
+    return shown(ctx, request, await service.replace(ctx, request.params.id, request.body));
   });
 
   app.patch<ById>('/Users/:id', async (request) => {
     const ctx = await context(request);
-    return shown(ctx, request, await scimUsers.patch(ctx, request.params.id, request.body));
+    return shown(ctx, request, await service.patch(ctx, request.params.id, request.body));
   });
 
   app.delete<ById>('/Users/:id', async (request, reply) => {
-    await scimUsers.delete(await context(request), request.params.id);
+    await service.delete(await context(request), request.params.id);
     return reply.code(204).send();
   });
-}
+};

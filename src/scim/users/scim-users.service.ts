@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { bodyValidator } from '../../plugins/validation.js';
-import type { Caller } from '../../resources/tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { userfieldValuesService } from '../../resources/userfield-values/userfield-values.service.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import { CreateUser, UpdateUser, EMAIL_PATTERN } from '../../resources/users/users.schemas.js';
