@@ -102,7 +102,18 @@ export async function ensureDataset(engine: Engine, spec: DatasetSpec, postgresU
   const org = JSON.parse(await runCli(['orgs', 'create', '--name', 'Benchmark', '--json'], env)) as { id: string };
   const { token } = JSON.parse(await runCli(['tokens', 'create', '--org', org.id, '--name', 'benchmark', '--json'], env)) as { token: string };
   await runCli(
-    ['seed', '--org', org.id, '--users', String(spec.users), '--userfield-values', String(spec.userfieldValues), '--registrations', String(spec.registrations), '--json'],
+    [
+      'seed',
+      '--org',
+      org.id,
+      '--users',
+      String(spec.users),
+      '--userfield-values',
+      String(spec.userfieldValues),
+      '--registrations',
+      String(spec.registrations),
+      '--json',
+    ],
     env,
     true,
   );
@@ -149,7 +160,11 @@ export async function sampleOf(copy: WorkingCopy, size = 1000): Promise<Omit<Sam
   const orgId = copy.dataset.orgId;
   try {
     const { db } = database;
-    const { count } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+    const { count } = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirstOrThrow();
     // Spread over the whole table: every k-th user in creation order.
     const step = Math.max(1, Math.floor(Number(count) / size));
     const ids = await db.selectFrom('users').select(['id', 'email']).where('org_id', '=', orgId).orderBy('created_date').orderBy('id').execute();

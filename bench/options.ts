@@ -54,7 +54,10 @@ function positiveNumber(value: string | undefined, flag: string, fallback: numbe
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** Throws with a message for the user on any unknown option or bad value. */

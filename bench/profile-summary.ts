@@ -49,7 +49,10 @@ const GROUPS: [string, RegExp][] = [
   ['pino (request log)', /\/node_modules\/(pino|pino-std-serializers|sonic-boom|thread-stream|on-exit-leak-free)\//],
   ['serialization (fast-json-stringify)', /\/node_modules\/fast-json-stringify\//],
   ['validation (Ajv)', /\/node_modules\/(ajv|ajv-formats|fast-uri|fast-deep-equal|@sinclair)\//],
-  ['Fastify (routing, hooks, reply)', /\/node_modules\/(fastify|find-my-way|avvio|@fastify|light-my-request|fast-querystring|toad-cache|process-warning|abstract-logging|fastify-plugin|safe-regex2|ret|rfdc|secure-json-parse|fast-content-type-parse)\//],
+  [
+    'Fastify (routing, hooks, reply)',
+    /\/node_modules\/(fastify|find-my-way|avvio|@fastify|light-my-request|fast-querystring|toad-cache|process-warning|abstract-logging|fastify-plugin|safe-regex2|ret|rfdc|secure-json-parse|fast-content-type-parse)\//,
+  ],
   ['better-sqlite3 (JS side)', /\/node_modules\/better-sqlite3\//],
   ['pg driver', /\/node_modules\/(pg|pg-protocol|pg-pool|pg-types|pg-connection-string|postgres-[a-z]+|pgpass|split2)\//],
   ['other dependencies', /\/node_modules\//],
@@ -60,7 +63,10 @@ const GROUPS: [string, RegExp][] = [
   ['ours: routes, services, lib', /\/dist\/src\//],
   ['TLS and crypto (node)', /^node:(_tls_|tls|internal\/tls|crypto|internal\/crypto)/],
   ['HTTP (node)', /^node:(_http_|http|internal\/http)/],
-  ['net, streams, timers (node)', /^node:(net|stream|internal\/streams|internal\/stream_base|timers|internal\/timers|events|internal\/async_hooks|internal\/process\/task_queues)/],
+  [
+    'net, streams, timers (node)',
+    /^node:(net|stream|internal\/streams|internal\/stream_base|timers|internal\/timers|events|internal\/async_hooks|internal\/process\/task_queues)/,
+  ],
   ['node (other)', /^node:/],
 ];
 

@@ -113,7 +113,13 @@ async function measure(context: Context, target: Target, seconds: number): Promi
   };
 }
 
-async function benchScenario(context: Context, engine: Engine, scenario: Scenario, datasets: RunningDataset[], references: Target[]): Promise<ScenarioResult> {
+async function benchScenario(
+  context: Context,
+  engine: Engine,
+  scenario: Scenario,
+  datasets: RunningDataset[],
+  references: Target[],
+): Promise<ScenarioResult> {
   const loadStart = os.loadavg();
   const [main, ...others] = datasets;
   const plan = scenario.plan(main!.sample, context.runTag);
@@ -174,7 +180,14 @@ async function benchScenario(context: Context, engine: Engine, scenario: Scenari
 async function startDataset(context: Context, engine: Engine, spec: typeof SMALL, report: RunReport, nodeArgs?: string[]): Promise<RunningDataset> {
   const { options } = context;
   const dataset = await ensureDataset(engine, spec, options.postgresUrl);
-  report.datasets.push({ engine, label: spec.label, users: spec.users, userfieldValues: spec.userfieldValues, registrations: spec.registrations, seedSeconds: dataset.seedSeconds });
+  report.datasets.push({
+    engine,
+    label: spec.label,
+    users: spec.users,
+    userfieldValues: spec.userfieldValues,
+    registrations: spec.registrations,
+    seedSeconds: dataset.seedSeconds,
+  });
   const copy = await workingCopy(dataset, context.runDir, options.postgresUrl);
   const sampled = await sampleOf(copy);
   const server = await startApiServer({
@@ -205,7 +218,14 @@ async function startReferences(context: Context, main: RunningDataset): Promise<
   const targets: Target[] = [];
   for (const [index, worker] of workers.entries()) {
     const { port } = (await worker.ready) as { port: number };
-    targets.push({ name: names[index]!, kind: 'reference', origin: `https://127.0.0.1:${port}`, pid: worker.pid, plan: { method: 'GET', paths: [] }, planKey: names[index]! });
+    targets.push({
+      name: names[index]!,
+      kind: 'reference',
+      origin: `https://127.0.0.1:${port}`,
+      pid: worker.pid,
+      plan: { method: 'GET', paths: [] },
+      planKey: names[index]!,
+    });
   }
   return { targets, workers };
 }
@@ -238,7 +258,13 @@ async function profileEngine(context: Context, engine: Engine, scenarios: Scenar
   const seconds = context.options.quick ? 5 : 15;
   for (const scenario of scenarios) {
     const name = `${engine}-${scenario.id}`;
-    const dataset = await startDataset(context, engine, SMALL, report, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`]);
+    const dataset = await startDataset(context, engine, SMALL, report, [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      profileDir,
+      '--cpu-prof-name',
+      `${name}.cpuprofile`,
+    ]);
     let window: [number, number];
     let round: Round;
     try {
@@ -261,7 +287,10 @@ async function profileEngine(context: Context, engine: Engine, scenarios: Scenar
     const summary = summarizeProfile(path.join(profileDir, `${name}.cpuprofile`), window);
     const text = `${scenario.title} on ${engine}: ${Math.round(round.rps)} req/s during the profile, ${seconds} s at ${context.options.connections} connections\n\n${formatSummary(summary)}\n`;
     writeFileSync(path.join(profileDir, `${name}.txt`), text);
-    writeFileSync(path.join(profileDir, `${name}.json`), `${JSON.stringify({ scenario: scenario.id, engine, rps: round.rps, ...summary }, null, 2)}\n`);
+    writeFileSync(
+      path.join(profileDir, `${name}.json`),
+      `${JSON.stringify({ scenario: scenario.id, engine, rps: round.rps, ...summary }, null, 2)}\n`,
+    );
     console.log(`\n${text}`);
   }
 }
@@ -322,7 +351,9 @@ async function main(): Promise<number> {
   report.finishedAt = new Date().toISOString();
   report.loadavg.end = os.loadavg();
   const file = writeReport(report, options.outDir);
-  console.log(`\n${tableOf(report.scenarios)}\n\nLoad average ${report.loadavg.start.map((l) => l.toFixed(2)).join(' ')} at the start, ${report.loadavg.end.map((l) => l.toFixed(2)).join(' ')} at the end.`);
+  console.log(
+    `\n${tableOf(report.scenarios)}\n\nLoad average ${report.loadavg.start.map((l) => l.toFixed(2)).join(' ')} at the start, ${report.loadavg.end.map((l) => l.toFixed(2)).join(' ')} at the end.`,
+  );
   console.log(`Written to ${path.relative(process.cwd(), file)}`);
   return 0;
 }

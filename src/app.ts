@@ -84,7 +84,16 @@ export type ApiInstance = FastifyInstance<
 >;
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
-const resourceRoutes = [usersRoutes, userfieldCategoriesRoutes, userfieldsRoutes, userfieldValuesRoutes, offeringCategoriesRoutes, offeringsRoutes, registrationsRoutes, agreementsRoutes];
+const resourceRoutes = [
+  usersRoutes,
+  userfieldCategoriesRoutes,
+  userfieldsRoutes,
+  userfieldValuesRoutes,
+  offeringCategoriesRoutes,
+  offeringsRoutes,
+  registrationsRoutes,
+  agreementsRoutes,
+];
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
@@ -125,27 +134,21 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   await registerOpenApi(app);
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
-  app.get(
-    '/readyz',
-    { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } },
-    async (request) => {
-      try {
-        await sql`select 1`.execute(options.db);
-      } catch (error) {
-        request.log.error({ err: error }, 'readiness check failed');
-        throw errors.databaseUnavailable();
-      }
-      return { status: 'ok' };
-    },
-  );
+  app.get('/readyz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async (request) => {
+    try {
+      await sql`select 1`.execute(options.db);
+    } catch (error) {
+      request.log.error({ err: error }, 'readiness check failed');
+      throw errors.databaseUnavailable();
+    }
+    return { status: 'ok' };
+  });
 
   for (const prefix of API_BASES) {
     await app.register(
       async (api) => {
-        api.get(
-          '/openapi.json',
-          { schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } } },
-          async () => app.swagger(),
+        api.get('/openapi.json', { schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } } }, async () =>
+          app.swagger(),
         );
         for (const routes of resourceRoutes) await api.register(routes);
       },

@@ -103,7 +103,9 @@ export async function run(): Promise<void> {
     const ids = (await withPg.db.selectFrom('users').select('id').execute()).map((user) => user.id);
     const apps = { pg: await buildApp({ db: withPg.db }), postgres: await buildApp({ db: withPostgresJs }) };
 
-    console.log(`The API through app.inject, ${USERS.toLocaleString('en-US')} users, pools of ${POOL_SIZE}; median of ${ROUNDS} alternating rounds of ${ROUND_MS} ms.`);
+    console.log(
+      `The API through app.inject, ${USERS.toLocaleString('en-US')} users, pools of ${POOL_SIZE}; median of ${ROUNDS} alternating rounds of ${ROUND_MS} ms.`,
+    );
     console.log(row('request x callers', 'pg', 'postgres', 'postgres/pg'));
     for (const scenario of scenarios(ids)) {
       for (const callers of CALLERS) {

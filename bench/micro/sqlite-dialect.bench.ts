@@ -65,9 +65,7 @@ function openDatabase(file: string): Database.Database {
 
 function createUsersTable(file: string): void {
   const database = openDatabase(file);
-  database.exec(
-    'create table users (id integer primary key, email text not null unique, display_name text not null, created_at text not null)',
-  );
+  database.exec('create table users (id integer primary key, email text not null unique, display_name text not null, created_at text not null)');
   const insert = database.prepare('insert into users (id, email, display_name, created_at) values (?, ?, ?, ?)');
   database.transaction(() => {
     for (let id = 1; id <= ROW_COUNT; id++) {

@@ -17,7 +17,10 @@ interface Output {
 /** Why the copy must not start, before any database is opened; undefined when it may. */
 function refusalOf({ from, to }: CopyOptions): string | undefined {
   if (from === to) return '--from and --to name the same database';
-  for (const [flag, url] of [['--from', from], ['--to', to]] as const) {
+  for (const [flag, url] of [
+    ['--from', from],
+    ['--to', to],
+  ] as const) {
     try {
       engineOf(url);
     } catch (error) {

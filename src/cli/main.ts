@@ -38,8 +38,19 @@ interface Output {
 }
 
 const SETTINGS = [
-  'database-url', 'database-pool-size', 'host', 'port', 'tls-cert-file', 'tls-key-file', 'trust-proxy',
-  'public-url', 'log-level', 'body-limit', 'data-dir', 'rate-limit', 'redis-url',
+  'database-url',
+  'database-pool-size',
+  'host',
+  'port',
+  'tls-cert-file',
+  'tls-key-file',
+  'trust-proxy',
+  'public-url',
+  'log-level',
+  'body-limit',
+  'data-dir',
+  'rate-limit',
+  'redis-url',
 ] as const;
 
 function parse(argv: string[]) {
@@ -167,7 +178,18 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
     case 'tokens list':
       return withDatabase(config, async ({ db }) => {
         const tokens = await tokensService(db).list(await organizationOf(db, values.org));
-        print(tokens, table(tokens as unknown as Record<string, unknown>[], ['id', 'name', 'scopes', 'createdDate', 'lastUsedDate', 'expiresDate', 'revokedDate']));
+        print(
+          tokens,
+          table(tokens as unknown as Record<string, unknown>[], [
+            'id',
+            'name',
+            'scopes',
+            'createdDate',
+            'lastUsedDate',
+            'expiresDate',
+            'revokedDate',
+          ]),
+        );
         return 0;
       });
     case 'tokens revoke':
@@ -188,7 +210,10 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
           ...(userfieldValues ? [`${result.userfieldValues} userfield values`] : []),
           ...(registrations ? [`${result.registrations} registrations`] : []),
         ];
-        print(result, `${users} users created${extras.length ? ` with ${extras.join(' and ')}` : ''}; each can log in with the password ${result.password}`);
+        print(
+          result,
+          `${users} users created${extras.length ? ` with ${extras.join(' and ')}` : ''}; each can log in with the password ${result.password}`,
+        );
         return 0;
       });
     case 'copy':
@@ -199,10 +224,14 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
 }
 
 /** Runs the command line; returns the exit code. */
-export async function main(argv: string[], env: Env = process.env, io: Output = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-}): Promise<number> {
+export async function main(
+  argv: string[],
+  env: Env = process.env,
+  io: Output = {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  },
+): Promise<number> {
   try {
     return await run(argv, env, io);
   } catch (error) {

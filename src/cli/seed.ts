@@ -14,8 +14,42 @@ import type { CreateUserfield } from '../resources/userfields/userfields.schemas
 import { userfieldsService } from '../resources/userfields/userfields.service.js';
 import type { UserRow } from '../resources/users/users.repository.js';
 
-const FIRST_NAMES = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John', 'Margaret', 'Dennis', 'Radia', 'Ken', 'Hedy', 'Linus', 'Sophie', 'Tim'];
-const LAST_NAMES = ['Lovelace', 'Turing', 'Hopper', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus', 'Hamilton', 'Ritchie', 'Perlman', 'Thompson', 'Lamarr', 'Torvalds', 'Wilson', 'Berners-Lee'];
+const FIRST_NAMES = [
+  'Ada',
+  'Alan',
+  'Grace',
+  'Edsger',
+  'Barbara',
+  'Donald',
+  'Frances',
+  'John',
+  'Margaret',
+  'Dennis',
+  'Radia',
+  'Ken',
+  'Hedy',
+  'Linus',
+  'Sophie',
+  'Tim',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Turing',
+  'Hopper',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Backus',
+  'Hamilton',
+  'Ritchie',
+  'Perlman',
+  'Thompson',
+  'Lamarr',
+  'Torvalds',
+  'Wilson',
+  'Berners-Lee',
+];
 const DEPARTMENTS = ['sales', 'engineering', 'support', 'finance', 'marketing', 'operations'];
 const LOCALES = ['en', 'en-US', 'en-GB', 'fr', 'de', 'es', 'nl'];
 const JOB_TITLES = ['Engineer', 'Analyst', 'Designer', 'Manager', 'Technician', 'Consultant', 'Coordinator'];
@@ -34,10 +68,19 @@ const DEMO_FIELDS: { input: CreateUserfield; valueOf(n: number): unknown }[] = [
   { input: { type: 'number', name: 'Employee number' }, valueOf: (n) => 10_000 + n },
   { input: { type: 'decimal', name: 'Hourly rate' }, valueOf: (n) => 20 + (n % 40) / 4 },
   { input: { type: 'email', name: 'Manager email' }, valueOf: (n) => `manager${n % 97}@example.com` },
-  { input: { type: 'date', name: 'Start date' }, valueOf: (n) => `${String((n % 12) + 1).padStart(2, '0')}/${String((n % 28) + 1).padStart(2, '0')}/${2010 + (n % 15)}` },
+  {
+    input: { type: 'date', name: 'Start date' },
+    valueOf: (n) => `${String((n % 12) + 1).padStart(2, '0')}/${String((n % 28) + 1).padStart(2, '0')}/${2010 + (n % 15)}`,
+  },
   { input: { type: 'dropdown', name: 'Department', options: DEPARTMENTS.map((name) => ({ name })) }, valueOf: (n) => pick(DEPARTMENTS, n) },
-  { input: { type: 'radiobuttons', name: 'Shirt size', options: ['S', 'M', 'L', 'XL'].map((name) => ({ name })) }, valueOf: (n) => pick(['S', 'M', 'L', 'XL'], n) },
-  { input: { type: 'checkboxes', name: 'Languages', options: LANGUAGES.map((name) => ({ name })) }, valueOf: (n) => [pick(LANGUAGES, n), pick(LANGUAGES, n + 2)] },
+  {
+    input: { type: 'radiobuttons', name: 'Shirt size', options: ['S', 'M', 'L', 'XL'].map((name) => ({ name })) },
+    valueOf: (n) => pick(['S', 'M', 'L', 'XL'], n),
+  },
+  {
+    input: { type: 'checkboxes', name: 'Languages', options: LANGUAGES.map((name) => ({ name })) },
+    valueOf: (n) => [pick(LANGUAGES, n), pick(LANGUAGES, n + 2)],
+  },
   { input: { type: 'truefalse', name: 'Remote' }, valueOf: (n) => n % 3 === 0 },
   { input: { type: 'yesno', name: 'Newsletter' }, valueOf: (n) => (n % 2 === 0 ? 'yes' : 'no') },
 ];
@@ -93,7 +136,10 @@ async function insertAll<T extends keyof Database & string>(trx: Transaction<Dat
   const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Object.keys(rows[0]!).length));
   for (let start = 0; start < rows.length; start += perStatement) {
     // Kysely's insert typing cannot follow a table name chosen at run time.
-    await trx.insertInto(table).values(rows.slice(start, start + perStatement) as never).execute();
+    await trx
+      .insertInto(table)
+      .values(rows.slice(start, start + perStatement) as never)
+      .execute();
   }
 }
 
@@ -134,7 +180,12 @@ function storedValue(field: UserfieldRow, raw: unknown): string {
  * transaction and a few multi-row statements per batch) with a progress bar on stderr, then
  * refreshes the planner's statistics.
  */
-export async function seed(db: Kysely<Database>, orgId: string, options: SeedOptions, progress: NodeJS.WritableStream = process.stderr): Promise<SeedResult> {
+export async function seed(
+  db: Kysely<Database>,
+  orgId: string,
+  options: SeedOptions,
+  progress: NodeJS.WritableStream = process.stderr,
+): Promise<SeedResult> {
   const { users: count, userfieldValues = 0, registrations = 0 } = options;
   const caller: Caller = { orgId, tokenId: 'seed', scopes: ['read', 'write'] };
   const fields = userfieldValues > 0 ? await demoUserfields(db, caller, userfieldValues) : [];

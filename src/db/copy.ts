@@ -76,7 +76,10 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
     }),
   );
   // The copied tables are new to the target's planner (see `analyze`).
-  await analyze(target.db, tables.map((table) => table.name));
+  await analyze(
+    target.db,
+    tables.map((table) => table.name),
+  );
   return counts;
 }
 
@@ -150,7 +153,10 @@ function rowConverter(table: TableShape): (row: Record<string, unknown>) => Reco
 }
 
 async function countRows(db: Kysely<any>, table: string): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count); // PostgreSQL counts are bigints, which pg returns as strings
 }
 
@@ -237,7 +243,15 @@ function parentsFirst(tables: TableShape[]): TableShape[] {
 /** After both are migrated by this program they match; anything else is a schema edited by hand. */
 function assertSameTables(target: TableShape[], source: TableShape[]): void {
   const signatures = (tables: TableShape[]) =>
-    new Set(tables.map((table) => `${table.name}(${table.columns.map((column) => column.name).sort().join(', ')})`));
+    new Set(
+      tables.map(
+        (table) =>
+          `${table.name}(${table.columns
+            .map((column) => column.name)
+            .sort()
+            .join(', ')})`,
+      ),
+    );
   const targetTables = signatures(target);
   const sourceTables = signatures(source);
   const sourceOnly = [...sourceTables].filter((table) => !targetTables.has(table));

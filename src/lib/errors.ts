@@ -41,11 +41,9 @@ function summarize(fieldErrors: FieldErrors): string {
 export const errors = {
   notFound: () => new ApiError(404, { errors: [NOT_FOUND_MESSAGE] }),
   noSuchAddress: () => new ApiError(404, { errors: ['No resource exists at this address.'] }),
-  fieldErrors: (fieldErrors: FieldErrors, message = summarize(fieldErrors)) =>
-    new ApiError(400, { message, fieldErrors }),
+  fieldErrors: (fieldErrors: FieldErrors, message = summarize(fieldErrors)) => new ApiError(400, { message, fieldErrors }),
   badRequest: (problem: string) => new ApiError(400, { message: problem, errors: [problem] }),
-  authenticationRequired: () =>
-    new ApiError(401, { errors: ['Authentication required'] }, { 'WWW-Authenticate': REALM }),
+  authenticationRequired: () => new ApiError(401, { errors: ['Authentication required'] }, { 'WWW-Authenticate': REALM }),
   invalidToken: (description: string) =>
     new ApiError(
       401,
@@ -66,14 +64,10 @@ export const errors = {
   headersTooLarge: () => new ApiError(431, { errors: ['The request headers are too large'] }),
   methodNotAllowed: (method: string, allow: string[]) =>
     new ApiError(405, { errors: [`Method ${method} is not allowed here; allowed: ${allow.join(', ')}`] }, { Allow: allow.join(', ') }),
-  notAcceptable: () =>
-    new ApiError(406, { errors: ['This API only produces application/json; the Accept header excludes it'] }),
-  payloadTooLarge: (limit: number) =>
-    new ApiError(413, { errors: [`The request body exceeds the limit of ${limit} bytes`] }),
-  unsupportedMediaType: () =>
-    new ApiError(415, { errors: ['A request body must be sent with Content-Type: application/json'] }),
-  tooManyRequests: (retryAfterSeconds: number) =>
-    new ApiError(429, { errors: ['Too many requests'] }, { 'Retry-After': String(retryAfterSeconds) }),
+  notAcceptable: () => new ApiError(406, { errors: ['This API only produces application/json; the Accept header excludes it'] }),
+  payloadTooLarge: (limit: number) => new ApiError(413, { errors: [`The request body exceeds the limit of ${limit} bytes`] }),
+  unsupportedMediaType: () => new ApiError(415, { errors: ['A request body must be sent with Content-Type: application/json'] }),
+  tooManyRequests: (retryAfterSeconds: number) => new ApiError(429, { errors: ['Too many requests'] }, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => new ApiError(500, { errors: ['Internal server error'] }),
   databaseUnavailable: () => new ApiError(503, { errors: ['The database is unreachable'] }),
 };

@@ -39,11 +39,7 @@ export function newId(): string {
   lastMillis = millis;
   const random = randomEight();
   random[0] = (random[0]! & 0x3f) | 0x80; // RFC 9562 variant
-  return (
-    millis.toString(16).padStart(12, '0') +
-    (0x7000 | sequence).toString(16) +
-    random.toString('hex')
-  );
+  return millis.toString(16).padStart(12, '0') + (0x7000 | sequence).toString(16) + random.toString('hex');
 }
 
 /** Ids of any other form simply do not exist; callers answer 404 without a query. */

@@ -7,7 +7,9 @@ export interface OpenApiDocument {
 }
 
 /** Every request body and response schema of the document, with a setter to replace it. */
-export function* contentSchemas(document: OpenApiDocument): Generator<{ path: string; method: string; schema: JsonSchema; replace(next: JsonSchema): void }> {
+export function* contentSchemas(
+  document: OpenApiDocument,
+): Generator<{ path: string; method: string; schema: JsonSchema; replace(next: JsonSchema): void }> {
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const contents = [operation?.requestBody?.content, ...Object.values(operation?.responses ?? {}).map((r: any) => r?.content)];
@@ -38,6 +40,8 @@ export function withoutValidatorAnnotations<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutValidatorAnnotations) as T;
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).filter(([key]) => key !== 'errorMessage').map(([key, inner]) => [key, withoutValidatorAnnotations(inner)]),
+    Object.entries(value)
+      .filter(([key]) => key !== 'errorMessage')
+      .map(([key, inner]) => [key, withoutValidatorAnnotations(inner)]),
   ) as T;
 }

@@ -11,9 +11,7 @@ export const PagingQuery = {
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, errorMessage: `must be an integer from 1 to ${MAX_LIMIT}` }),
   ),
-  offset: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, errorMessage: `must be an integer from 0 to ${MAX_OFFSET}` }),
-  ),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, errorMessage: `must be an integer from 0 to ${MAX_OFFSET}` })),
 };
 
 /** The query string of a paged list: limit and offset, then the list's own filters; any other parameter is a 400. */

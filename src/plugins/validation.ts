@@ -114,10 +114,7 @@ const REPEATED_PARAMETER = 'must be given only once';
  * are kept in a Map: a client's name such as `toString` or `__proto__` must never meet an object's
  * inherited members.
  */
-export function describeValidation(
-  validation: FastifySchemaValidationError[],
-  context: string,
-): ValidationProblem {
+export function describeValidation(validation: FastifySchemaValidationError[], context: string): ValidationProblem {
   const fieldErrors = new Map<string, string>();
   const problems = new Set<string>();
   const unknown = context === 'querystring' ? 'unknown query parameter' : 'unknown property';

@@ -143,7 +143,10 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
       { schema: { tags, summary: definition.create.summary, body: definition.create.body, response: { 201: CREATED, 400: ERROR_RESPONSE } } },
       async (request, reply) => {
         const id = await create.call(service, request.caller, request.body as Static<C>);
-        return reply.code(201).header('Location', itemUrl(request, collection, id)).send();
+        return reply
+          .code(201)
+          .header('Location', itemUrl(request, collection, id))
+          .send();
       },
     );
   }

@@ -11,9 +11,7 @@ export interface CertificatePair {
 
 const VALIDITY_YEARS = 10;
 
-export async function ensureSelfSignedCertificate(
-  dir: string,
-): Promise<CertificatePair & { generated: boolean }> {
+export async function ensureSelfSignedCertificate(dir: string): Promise<CertificatePair & { generated: boolean }> {
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
 

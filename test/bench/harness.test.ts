@@ -32,7 +32,10 @@ describe('benchmark harness', () => {
     const sample = { users: 3, userIds: ['a', 'b'], emails: ['a@x.io'], activeRegistrationIds: ['r1'], userfieldValues: { f: 1 } };
     const [getUser] = selectScenarios(['get-user']);
     const plan = getUser!.plan(sample, 'tag');
-    assert.deepEqual([0, 1, 2].map((n) => requestOf(plan, n, n).path), ['/api/v5/users/a', '/api/v5/users/b', '/api/v5/users/a']);
+    assert.deepEqual(
+      [0, 1, 2].map((n) => requestOf(plan, n, n).path),
+      ['/api/v5/users/a', '/api/v5/users/b', '/api/v5/users/a'],
+    );
     const create = SCENARIOS.find((scenario) => scenario.id === 'create-user')!.plan(sample, 'tag');
     assert.equal(JSON.parse(requestOf(create, 0, 7).body!).email, 'bench.tag.7@example.com');
     const deep = SCENARIOS.find((scenario) => scenario.id === 'deep-offset')!.plan({ ...sample, users: 10_000 }, 'tag');
@@ -45,7 +48,15 @@ describe('benchmark harness', () => {
     const server = summarize('server 10k', 'server', [round(500), round(400), round(300)], floor.rounds);
     assert.equal(server.median.rps, 400);
     assert.equal(server.ratio, 0.5); // 0.5, 0.8, 0.3
-    const scenario = { engine: 'sqlite', scenario: 'get-user', title: 'GET /users/{id}', status: 200, responseBytes: 200, loadavg: { start: [1], end: [1] }, targets: [floor, server] };
+    const scenario = {
+      engine: 'sqlite',
+      scenario: 'get-user',
+      title: 'GET /users/{id}',
+      status: 200,
+      responseBytes: 200,
+      loadavg: { start: [1], end: [1] },
+      targets: [floor, server],
+    };
     assert.match(tableOf([scenario]), /sqlite\s+GET \/users\/\{id\}\s+server 10k\s+400\s+2\.0\s+9\.0\s+1,000\s+0\.50\s+90\s+80/);
     const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
     try {
@@ -68,7 +79,11 @@ describe('benchmark harness', () => {
         { id: 2, callFrame: frame('(idle)', ''), children: [] },
         { id: 3, callFrame: frame('executeQuery', 'file:///app/dist/src/db/sqlite-dialect.js'), children: [4] },
         { id: 4, callFrame: frame('all', ''), children: [] },
-        { id: 5, callFrame: frame('compileQuery', 'file:///app/node_modules/kysely/dist/esm/query-compiler/default-query-compiler.js'), children: [] },
+        {
+          id: 5,
+          callFrame: frame('compileQuery', 'file:///app/node_modules/kysely/dist/esm/query-compiler/default-query-compiler.js'),
+          children: [],
+        },
       ],
       startTime: 0,
       endTime: 500,
@@ -116,7 +131,13 @@ describe('benchmark harness', () => {
     it('loads the floor over HTTPS for a second and counts what it answered', async () => {
       const answer: FloorAnswer = { status: 201, headers: { location: 'https://127.0.0.1/api/v5/users/1' }, body: new Uint8Array() };
       await floor.call({ type: 'answer', answer });
-      const job: LoadJob = { origin, planKey: 'test', plan: { method: 'POST', paths: ['/api/v5/users'], body: '{"n":{n}}' }, connections: 4, seconds: 1 };
+      const job: LoadJob = {
+        origin,
+        planKey: 'test',
+        plan: { method: 'POST', paths: ['/api/v5/users'], body: '{"n":{n}}' },
+        connections: 4,
+        seconds: 1,
+      };
       const result = await load.call<LoadResult>({ job });
       assert.ok(result.requests > 10, `only ${result.requests} requests`);
       assert.deepEqual(result.failures, {});

@@ -133,7 +133,9 @@ for (const engine of ENGINES) {
     it('seeds users with userfield values and active registrations, and leaves the statistics current', async () => {
       const orgId = await succeed('orgs', 'create', '--name', 'Seeded');
       const token = await succeed('tokens', 'create', '--org', orgId);
-      const seeded = JSON.parse(await succeed('seed', '--org', orgId, '--users', '1200', '--userfield-values', '10', '--registrations', '3', '--json'));
+      const seeded = JSON.parse(
+        await succeed('seed', '--org', orgId, '--users', '1200', '--userfield-values', '10', '--registrations', '3', '--json'),
+      );
       assert.deepEqual({ ...seeded, password: undefined }, { users: 1200, userfieldValues: 12_000, registrations: 3600, password: undefined });
       const get = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
       const page = (await get('/api/v5/users?limit=100&offset=1150')).json();
@@ -144,7 +146,10 @@ for (const engine of ENGINES) {
       assert.equal(values.statusCode, 200);
       assert.equal(Object.keys(values.json()).length, 10);
       const registrations = (await get(`/api/v5/registrations?userId=${last}`)).json().results;
-      assert.deepEqual(registrations.map((r: { status: string }) => r.status), ['active', 'active', 'active']);
+      assert.deepEqual(
+        registrations.map((r: { status: string }) => r.status),
+        ['active', 'active', 'active'],
+      );
 
       // A second seed reuses the demo fields and offerings.
       await succeed('seed', '--org', orgId, '--users', '1', '--userfield-values', '10', '--registrations', '3');

@@ -20,7 +20,10 @@ async function tableNames(database: TestDatabase): Promise<string[]> {
 }
 
 async function countRows(db: Kysely<any>, table: string): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -51,7 +54,15 @@ describe('copy from SQLite to PostgreSQL', { skip: SKIP }, () => {
     await source.token(source.org.id, { scopes: ['read'], expiresDate: new Date('2031-01-01T00:00:00Z') });
     await tokensService(source.database.db).revoke((await tokensService(source.database.db).create(second.id)).info.id);
     const people = [
-      { email: 'Ada@Example.com', firstName: 'Ada', lastName: 'Lovelace', username: 'ada', password: 'engine1', locale: 'en-GB', tags: ['math', 'poetry'] },
+      {
+        email: 'Ada@Example.com',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        username: 'ada',
+        password: 'engine1',
+        locale: 'en-GB',
+        tags: ['math', 'poetry'],
+      },
       { email: 'odysseas@example.com', firstName: 'ΟΔΥΣΣΕΑΣ', lastName: 'Ελύτης', username: 'Odysseas', locale: 'el', tags: ['ΠΟΙΗΣΗ'] },
       { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper', tags: ['navy', 'cobol', 'Math'] },
     ];
@@ -141,7 +152,10 @@ describe('copy from SQLite to PostgreSQL', { skip: SKIP }, () => {
       await assert.rejects(copyDatabase(source.database, target, failing), /the disk is full/);
       assert.ok(batches === 4);
       const targetCounts = await counts(target, sourceTables);
-      assert.deepEqual(Object.values(targetCounts), sourceTables.map(() => 0));
+      assert.deepEqual(
+        Object.values(targetCounts),
+        sourceTables.map(() => 0),
+      );
     } finally {
       await target.drop();
     }
@@ -189,9 +203,15 @@ describe('copy between engines, generically', { skip: SKIP }, () => {
     const back = await fresh('sqlite');
     await addGadgets(back);
     const summary = await copyDatabase(postgres, back);
-    assert.deepEqual(summary.find((count) => count.table === 'gadgets'), { table: 'gadgets', source: 2, target: 2 });
+    assert.deepEqual(
+      summary.find((count) => count.table === 'gadgets'),
+      { table: 'gadgets', source: 2, target: 2 },
+    );
     const rows = await (back.db as Kysely<any>).selectFrom('gadgets').selectAll().orderBy('id').execute();
-    assert.deepEqual(rows, gadgets.map((gadget) => ({ ...gadget, active: Number(gadget.active) })));
+    assert.deepEqual(
+      rows,
+      gadgets.map((gadget) => ({ ...gadget, active: Number(gadget.active) })),
+    );
   });
 
   it('orders parents before children whatever their names', async () => {
@@ -222,7 +242,10 @@ describe('copy between engines, generically', { skip: SKIP }, () => {
 
   it('refuses a source migrated by a newer version of the program', async () => {
     const sqlite = await fresh('sqlite');
-    await (sqlite.db as Kysely<any>).insertInto('kysely_migration').values({ name: '9999-from-the-future', timestamp: new Date().toISOString() }).execute();
+    await (sqlite.db as Kysely<any>)
+      .insertInto('kysely_migration')
+      .values({ name: '9999-from-the-future', timestamp: new Date().toISOString() })
+      .execute();
     const postgres = await fresh('postgres', false);
     const { code, err } = await cli('copy', '--from', sqlite.url, '--to', postgres.url);
     assert.equal(code, 2);

@@ -9,7 +9,10 @@ describe('PostgreSQL introspection', { skip: SKIP }, () => {
   let other: TestDatabase;
   before(async () => {
     [database, other] = await Promise.all([createTestDatabase('postgres'), createTestDatabase('postgres', { migrate: false })]);
-    await other.db.schema.createTable('only_elsewhere').addColumn('id', 'integer', (c) => c.primaryKey()).execute();
+    await other.db.schema
+      .createTable('only_elsewhere')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .execute();
   });
   after(async () => {
     await database?.drop();
@@ -25,15 +28,26 @@ describe('PostgreSQL introspection', { skip: SKIP }, () => {
     assert.ok(!names.includes('only_elsewhere') && !names.includes('kysely_migration'));
     const withKysely = await database.db.introspection.getTables({ withInternalKyselyTables: true });
     assert.ok(withKysely.some((table) => table.name === 'kysely_migration'));
-    assert.deepEqual((await other.db.introspection.getTables()).map((table) => table.name), ['only_elsewhere']);
+    assert.deepEqual(
+      (await other.db.introspection.getTables()).map((table) => table.name),
+      ['only_elsewhere'],
+    );
   });
 
   it('describes columns in table order', async () => {
     const users = (await database.db.introspection.getTables()).find((table) => table.name === 'users')!;
-    assert.deepEqual(users.columns.slice(0, 2).map((column) => column.name), ['org_id', 'id']);
+    assert.deepEqual(
+      users.columns.slice(0, 2).map((column) => column.name),
+      ['org_id', 'id'],
+    );
     const email = users.columns.find((column) => column.name === 'email')!;
     assert.deepEqual(
-      { dataType: email.dataType, isNullable: email.isNullable, hasDefaultValue: email.hasDefaultValue, isAutoIncrementing: email.isAutoIncrementing },
+      {
+        dataType: email.dataType,
+        isNullable: email.isNullable,
+        hasDefaultValue: email.hasDefaultValue,
+        isAutoIncrementing: email.isAutoIncrementing,
+      },
       { dataType: 'text', isNullable: false, hasDefaultValue: false, isAutoIncrementing: false },
     );
     const serial = (await other.db.introspection.getTables())[0]!.columns[0]!;

@@ -86,14 +86,27 @@ describe('createSqliteDialect: queries', () => {
 
   it('binds booleans as 0 and 1', async () => {
     const { db } = setup();
-    await db.insertInto('items').values([{ name: 'on', active: true }, { name: 'off', active: false }]).execute();
-    const rows = await db.selectFrom('items').select('name').where(sql<boolean>`active = ${false}`).execute();
+    await db
+      .insertInto('items')
+      .values([
+        { name: 'on', active: true },
+        { name: 'off', active: false },
+      ])
+      .execute();
+    const rows = await db
+      .selectFrom('items')
+      .select('name')
+      .where(sql<boolean>`active = ${false}`)
+      .execute();
     assert.deepEqual(rows, [{ name: 'off' }]);
   });
 
   it('streams rows in chunks', async () => {
     const { db } = setup();
-    await db.insertInto('items').values(['a', 'b', 'c'].map((name) => ({ name }))).execute();
+    await db
+      .insertInto('items')
+      .values(['a', 'b', 'c'].map((name) => ({ name })))
+      .execute();
     const streamed: string[] = [];
     for await (const row of db.selectFrom('items').select('name').orderBy('id').stream(2)) streamed.push(row.name);
     assert.deepEqual(streamed, ['a', 'b', 'c']);
@@ -101,11 +114,19 @@ describe('createSqliteDialect: queries', () => {
 
   it('holds outside writes back until a stream ends', async () => {
     const { db } = setup();
-    await db.insertInto('items').values(['a', 'b'].map((name) => ({ name }))).execute();
+    await db
+      .insertInto('items')
+      .values(['a', 'b'].map((name) => ({ name })))
+      .execute();
     let write: Promise<unknown> | undefined;
     let writeDone = false;
     for await (const row of db.selectFrom('items').select('name').orderBy('id').stream()) {
-      if (row.name === 'a') write = db.insertInto('items').values({ name: 'c' }).execute().then(() => (writeDone = true));
+      if (row.name === 'a')
+        write = db
+          .insertInto('items')
+          .values({ name: 'c' })
+          .execute()
+          .then(() => (writeDone = true));
       await sleep(10);
       assert.equal(writeDone, false);
     }
@@ -184,9 +205,15 @@ describe('createSqliteDialect: transactions', () => {
     const work = (label: string) =>
       db.transaction().execute(async (trx) => {
         events.push(`${label} begin`);
-        await trx.insertInto('items').values({ name: `${label}1` }).execute();
+        await trx
+          .insertInto('items')
+          .values({ name: `${label}1` })
+          .execute();
         await sleep(20);
-        await trx.insertInto('items').values({ name: `${label}2` }).execute();
+        await trx
+          .insertInto('items')
+          .values({ name: `${label}2` })
+          .execute();
         events.push(`${label} end`);
       });
     await Promise.all([work('a'), work('b'), work('c')]);
@@ -196,7 +223,10 @@ describe('createSqliteDialect: transactions', () => {
 
   it('leaves no trace of a rolled back transaction', async () => {
     const { db, sqlite } = setup();
-    await db.insertInto('items').values(['a', 'b'].map((name) => ({ name }))).execute();
+    await db
+      .insertInto('items')
+      .values(['a', 'b'].map((name) => ({ name })))
+      .execute();
     await assert.rejects(
       db.transaction().execute(async (trx) => {
         await trx.insertInto('items').values({ name: 'c' }).execute();

@@ -11,7 +11,11 @@ forEachEngine('OpenAPI document', (h) => {
   });
 
   it('refers every single-item response to its named component', () => {
-    for (const [path, component] of [['/users/{id}', 'User'], ['/userfields/{id}', 'Userfield'], ['/registrations/{id}', 'Registration']]) {
+    for (const [path, component] of [
+      ['/users/{id}', 'User'],
+      ['/userfields/{id}', 'Userfield'],
+      ['/registrations/{id}', 'Registration'],
+    ]) {
       assert.deepEqual(doc.paths[path].get.responses['200'].content['application/json'].schema, { $ref: `#/components/schemas/${component}` }, path);
     }
   });
@@ -26,7 +30,12 @@ forEachEngine('OpenAPI document', (h) => {
     for (const absent of ['required', 'options', 'constraints', 'message', 'size']) assert.equal(checkbox[absent], undefined, absent);
     assert.deepEqual(Object.keys(doc.components.schemas.UserfieldText.properties.constraints.properties), ['minimumLength', 'maximumLength']);
     assert.deepEqual(Object.keys(doc.components.schemas.UserfieldDate.properties.constraints.properties), ['minimumDate', 'maximumDate']);
-    assert.deepEqual(Object.keys(doc.components.schemas.UserfieldMessage.properties).sort().filter((p) => ['message', 'name'].includes(p)), ['message']);
+    assert.deepEqual(
+      Object.keys(doc.components.schemas.UserfieldMessage.properties)
+        .sort()
+        .filter((p) => ['message', 'name'].includes(p)),
+      ['message'],
+    );
   });
 
   it('describes the create payload per type, with what each type requires', () => {

@@ -226,7 +226,10 @@ forEachEngine('protocol', (h) => {
       assertStatus(read, 200);
       assert.equal(read.json().email, email);
       const list = await h.get('/dc/api/v5/users', { query: { email } });
-      assert.deepEqual(list.json().results.map((user: { id: string }) => user.id), [read.json().id]);
+      assert.deepEqual(
+        list.json().results.map((user: { id: string }) => user.id),
+        [read.json().id],
+      );
     });
 
     it('answers a create with 201, an absolute Location under /api/v5 and an empty body', async () => {
@@ -300,7 +303,10 @@ forEachEngine('protocol', (h) => {
 
     it('accepts a DELETE with a JSON Content-Type and no body', async () => {
       const id = await h.create('users', { email: newEmail() });
-      for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'application/json', 'content-length': '0' }] as Record<string, string>[]) {
+      for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'application/json', 'content-length': '0' }] as Record<
+        string,
+        string
+      >[]) {
         const missing = await h.delete(`users/${UNKNOWN_ID}`, { headers });
         assertStatus(missing, 404);
         assert.deepEqual(missing.json(), NO_SUCH_ID);
@@ -442,11 +448,12 @@ forEachEngine('protocol', (h) => {
         assertStatus(response, 400);
         assert.deepEqual(Object.keys(response.json().fieldErrors), ['offset'], `offset=${offset}`);
       }
-      assert.deepEqual(Object.keys((await h.get('users', { query: { limit: '0', offset: '-1' } })).json().fieldErrors).sort(), [
-        'limit',
-        'offset',
-      ]);
-      for (const [limit, offset] of [['1', '0'], ['100', '5'], ['15', '1000000']]) {
+      assert.deepEqual(Object.keys((await h.get('users', { query: { limit: '0', offset: '-1' } })).json().fieldErrors).sort(), ['limit', 'offset']);
+      for (const [limit, offset] of [
+        ['1', '0'],
+        ['100', '5'],
+        ['15', '1000000'],
+      ]) {
         assertStatus(await h.get('users', { query: { limit: limit!, offset: offset! } }), 200);
       }
     });
@@ -499,7 +506,7 @@ forEachEngine('protocol', (h) => {
   });
 
   describe('tenancy', () => {
-    it("gives another organization 404 for every user of the first and never lists them", async () => {
+    it('gives another organization 404 for every user of the first and never lists them', async () => {
       const ids = [
         await h.create('users', { email: newEmail(), username: 'first-org-user' }),
         await h.create('users', { email: newEmail(), tags: ['shared'] }),
@@ -543,7 +550,10 @@ forEachEngine('protocol', (h) => {
       const paths = Object.keys(document.paths);
       assert.ok(paths.includes('/users'), paths.join(' '));
       assert.ok(paths.includes('/users/{id}'), paths.join(' '));
-      assert.deepEqual(paths.filter((path) => path.includes('/dc/') || path.includes('openapi') || path.includes('healthz')), []);
+      assert.deepEqual(
+        paths.filter((path) => path.includes('/dc/') || path.includes('openapi') || path.includes('healthz')),
+        [],
+      );
       assert.ok(document.paths['/users'].get.responses['200'].content['application/json'].schema);
       assert.ok(document.paths['/users/{id}'].get.responses['200'].content['application/json'].schema);
       assert.ok(document.paths['/users'].post.requestBody.content['application/json'].schema);

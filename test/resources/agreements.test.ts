@@ -199,7 +199,10 @@ forEachEngine('agreements migration', (h) => {
     const db = h.database.db;
     await courses.down(db);
     const orgIds = [newId(), newId()];
-    await db.insertInto('organizations').values(orgIds.map((id) => ({ id, name: `Existing ${id}`, created_date: '2020-01-01T00:00:00Z' }))).execute();
+    await db
+      .insertInto('organizations')
+      .values(orgIds.map((id) => ({ id, name: `Existing ${id}`, created_date: '2020-01-01T00:00:00Z' })))
+      .execute();
     await courses.up(db);
     const rows = await db.selectFrom('agreements').select(['org_id', 'type', 'title', 'required']).where('org_id', 'in', orgIds).execute();
     assert.deepEqual(

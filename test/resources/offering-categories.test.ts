@@ -133,7 +133,8 @@ forEachEngine('offering categories', (h) => {
 
   it('keeps orderIndex dense under concurrent creates', async () => {
     const org = await h.createOrganization('Concurrent ordering');
-    const create = (i: number) => h.post('offeringcategories', { name: `Concurrent ${i}`, ...(i % 2 ? { orderIndex: 0 } : {}) }, { token: org.token });
+    const create = (i: number) =>
+      h.post('offeringcategories', { name: `Concurrent ${i}`, ...(i % 2 ? { orderIndex: 0 } : {}) }, { token: org.token });
     const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i)));
     assert.deepEqual(new Set(responses.map((response) => response.statusCode)), new Set([201]));
     assert.equal((await namesInOrder(h, org)).length, 20);
@@ -147,7 +148,10 @@ forEachEngine('offering categories', (h) => {
     assert.equal(all.statusCode, 200);
     assert.deepEqual(Object.keys(all.json()), ['results']);
     const byName = (await h.get('offeringcategories', { ...as, query: { name: 'FORKLIFT' } })).json().results;
-    assert.deepEqual(byName.map((c: { name: string }) => c.name), ['Forklift Basics', 'Advanced forklift']);
+    assert.deepEqual(
+      byName.map((c: { name: string }) => c.name),
+      ['Forklift Basics', 'Advanced forklift'],
+    );
     const year = String(new Date().getUTCFullYear());
     assert.equal((await h.get('offeringcategories', { ...as, query: { createdDate: year } })).json().results.length, 3);
     assert.equal((await h.get('offeringcategories', { ...as, query: { createdDate: '2001' } })).json().results.length, 0);

@@ -66,8 +66,14 @@ forEachEngine('registrations', (h) => {
     const cases: [object, Record<string, string>][] = [
       [{ userId: foreign.userId, offeringId: own.offeringId }, { userId: NOT_FOUND_MESSAGE }],
       [{ userId: own.userId, offeringId: foreign.offeringId }, { offeringId: NOT_FOUND_MESSAGE }],
-      [{ userId: foreign.userId, offeringId: foreign.offeringId }, { userId: NOT_FOUND_MESSAGE, offeringId: NOT_FOUND_MESSAGE }],
-      [{ userId: '0'.repeat(32), offeringId: 'not-an-id' }, { userId: NOT_FOUND_MESSAGE, offeringId: NOT_FOUND_MESSAGE }],
+      [
+        { userId: foreign.userId, offeringId: foreign.offeringId },
+        { userId: NOT_FOUND_MESSAGE, offeringId: NOT_FOUND_MESSAGE },
+      ],
+      [
+        { userId: '0'.repeat(32), offeringId: 'not-an-id' },
+        { userId: NOT_FOUND_MESSAGE, offeringId: NOT_FOUND_MESSAGE },
+      ],
       [{}, { userId: 'required', offeringId: 'required' }],
       [{ userId: own.userId, offeringId: own.offeringId, status: 'active' }, { status: 'unknown property' }],
     ];
@@ -274,7 +280,10 @@ forEachEngine('registrations', (h) => {
     assert.equal(page.results.length, 3);
     assert.match(page.next, /limit=3&offset=3/);
     const last = (await h.get('registrations', { ...as, query: { limit: '3', offset: '3' } })).json();
-    assert.deepEqual(last.results.map((r: { id: string }) => r.id), [ids[3]]);
+    assert.deepEqual(
+      last.results.map((r: { id: string }) => r.id),
+      [ids[3]],
+    );
     assert.equal(last.next, undefined);
 
     const bad = await h.get('registrations', { ...as, query: { status: 'done', endDate: 'soon', userId: '0'.repeat(32), offeringId: 'x' } });

@@ -47,7 +47,10 @@ forEachEngine('userfield categories', (h) => {
     assertDense(after);
     assert.equal(after[0].id, first);
     assert.equal(after.at(-1).id, last);
-    assert.deepEqual(after.slice(1, -1).map((category) => category.id), before.map((category) => category.id));
+    assert.deepEqual(
+      after.slice(1, -1).map((category) => category.id),
+      before.map((category) => category.id),
+    );
   });
 
   it('keeps names unique per organization, case-insensitively', async () => {
@@ -123,7 +126,10 @@ forEachEngine('userfield categories', (h) => {
     assert.equal((await h.get(`userfieldcategories/${ids[1]}`)).statusCode, 404);
     const all = await ofType('public');
     assertDense(all);
-    assert.equal(all.findIndex((category) => category.id === ids[2]), all.findIndex((category) => category.id === ids[0]) + 1);
+    assert.equal(
+      all.findIndex((category) => category.id === ids[2]),
+      all.findIndex((category) => category.id === ids[0]) + 1,
+    );
   });
 
   it('refuses to delete a category that still holds userfields, and changes nothing', async () => {
@@ -134,14 +140,20 @@ forEachEngine('userfield categories', (h) => {
     assert.equal(response.statusCode, 400);
     assert.deepEqual(response.json().errors, [NOT_EMPTY]);
     assert.deepEqual(await listAll(h, 'userfieldcategories'), before);
-    assert.deepEqual((await fieldsIn(h, id)).map((field) => field.id), [fieldId]);
+    assert.deepEqual(
+      (await fieldsIn(h, id)).map((field) => field.id),
+      [fieldId],
+    );
   });
 
   it('filters by name (substring, case-insensitive), type and createdDate', async () => {
     const name = unique('Needle in a haystack');
     const id = await createCategory(h, 'private', name);
     const byName = await listAll(h, 'userfieldcategories', { name: 'NEEDLE IN' });
-    assert.deepEqual(byName.map((category) => category.id), [id]);
+    assert.deepEqual(
+      byName.map((category) => category.id),
+      [id],
+    );
     assert.deepEqual(await listAll(h, 'userfieldcategories', { name: 'needle', type: 'public' }), []);
     const year = new Date().getUTCFullYear();
     assert.ok((await listAll(h, 'userfieldcategories', { createdDate: String(year) })).some((category) => category.id === id));
@@ -177,6 +189,9 @@ forEachEngine('userfield categories', (h) => {
       }
     }
     assert.equal((await h.get(`userfieldcategories/${foreign}`, { token: other.token })).statusCode, 200);
-    assert.equal((await listAll(h, 'userfieldcategories')).some((category) => category.id === foreign), false);
+    assert.equal(
+      (await listAll(h, 'userfieldcategories')).some((category) => category.id === foreign),
+      false,
+    );
   });
 });

@@ -22,7 +22,14 @@ const TYPES: { type: string; body?: Record<string, unknown>; valid: [unknown, un
   {
     type: 'checkboxes',
     body: { options: OPTIONS },
-    valid: [[['Blue', 'Red'], ['Red', 'Blue']], [['Green', 'Green'], ['Green']], [[]]],
+    valid: [
+      [
+        ['Blue', 'Red'],
+        ['Red', 'Blue'],
+      ],
+      [['Green', 'Green'], ['Green']],
+      [[]],
+    ],
     invalid: ['Red', ['Red', 'Pink'], [1], { Red: true }],
   },
   { type: 'checkbox', valid: [[true], [false]], invalid: ['true', 1, 'yes'] },
@@ -39,7 +46,14 @@ forEachEngine('userfield values', (h) => {
   const field = (type: string, extra: Record<string, unknown> = {}) =>
     h.create('userfields', { type, categoryName: 'Values', ...(type === 'message' ? { message: 'Note' } : { name: unique(type) }), ...extra });
   const storedCount = async () =>
-    Number((await h.database.db.selectFrom('userfield_values').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await h.database.db
+          .selectFrom('userfield_values')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('answers {} for a user without values, and 404 for an unknown, malformed or foreign user', async () => {
     const userId = await createUser(h);

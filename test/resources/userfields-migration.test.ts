@@ -22,7 +22,10 @@ for (const engine of ENGINES) {
       assert.equal(error, undefined);
       const orgIds = ['0'.repeat(31) + '1', '0'.repeat(31) + '2'];
       for (const id of orgIds) {
-        await database.db.insertInto('organizations').values({ id, name: `Before ${id}`, created_date: '2020-01-01T00:00:00Z' }).execute();
+        await database.db
+          .insertInto('organizations')
+          .values({ id, name: `Before ${id}`, created_date: '2020-01-01T00:00:00Z' })
+          .execute();
       }
 
       await migrateToLatest(database.db);

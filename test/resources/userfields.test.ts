@@ -36,7 +36,13 @@ const TYPES: { type: string; body: Record<string, unknown>; properties: string[]
   { type: 'radiobuttons', body: { name: 'Shirt size', options: OPTIONS, required: true }, properties: ['name', 'options', 'required'] },
   {
     type: 'checkboxes',
-    body: { name: 'Interests', options: [{ name: 'Math', selected: true }, { name: 'Art', selected: true }] },
+    body: {
+      name: 'Interests',
+      options: [
+        { name: 'Math', selected: true },
+        { name: 'Art', selected: true },
+      ],
+    },
     properties: ['name', 'options', 'required'],
   },
   { type: 'checkbox', body: { name: 'Newsletter' }, properties: ['name'] },
@@ -56,7 +62,10 @@ forEachEngine('userfields', (h) => {
     assert.equal(all.length, 9);
     assert.equal(all[0].categoryId, categoryId);
     const predefined = all.slice(1);
-    assert.deepEqual(predefined.map((field) => field.name), PREDEFINED);
+    assert.deepEqual(
+      predefined.map((field) => field.name),
+      PREDEFINED,
+    );
     for (const field of predefined) {
       assert.deepEqual(Object.keys(field).sort(), ['createdDate', 'id', 'name', 'readOnly', 'required', 'size', 'type']);
       assert.equal(field.type, 'text');
@@ -64,8 +73,14 @@ forEachEngine('userfields', (h) => {
       assert.equal(field.required, false);
     }
     const mine = (await listAll(h, 'userfields')).filter((field) => field.readOnly);
-    assert.deepEqual(mine.map((field) => field.name), PREDEFINED);
-    assert.equal(mine.some((field) => predefined.some((theirs) => theirs.id === field.id)), false);
+    assert.deepEqual(
+      mine.map((field) => field.name),
+      PREDEFINED,
+    );
+    assert.equal(
+      mine.some((field) => predefined.some((theirs) => theirs.id === field.id)),
+      false,
+    );
   });
 
   for (const { type, body, properties } of TYPES) {
@@ -81,7 +96,10 @@ forEachEngine('userfields', (h) => {
       for (const property of properties) {
         if (property === 'options') {
           const sent = body.options as { name: string; selected?: boolean }[];
-          assert.deepEqual(field.options, sent.map((option) => ({ name: option.name, selected: option.selected ?? false })));
+          assert.deepEqual(
+            field.options,
+            sent.map((option) => ({ name: option.name, selected: option.selected ?? false })),
+          );
         } else if (property === 'required' || property === 'size') {
           assert.equal(field[property], body[property] ?? (property === 'size' ? 'medium' : false));
         } else {
@@ -99,13 +117,22 @@ forEachEngine('userfields', (h) => {
   it('refuses every property that does not apply to the type, at once', async () => {
     const categoryName = unique('Not applicable');
     const cases: [Record<string, unknown>, Record<string, string>][] = [
-      [{ type: 'checkbox', name: 'Agree', required: true, options: OPTIONS }, { required: 'checkbox', options: 'checkbox' }],
-      [{ type: 'text', name: 'Plain', options: OPTIONS, message: 'Hi' }, { options: 'text', message: 'text' }],
+      [
+        { type: 'checkbox', name: 'Agree', required: true, options: OPTIONS },
+        { required: 'checkbox', options: 'checkbox' },
+      ],
+      [
+        { type: 'text', name: 'Plain', options: OPTIONS, message: 'Hi' },
+        { options: 'text', message: 'text' },
+      ],
       [
         { type: 'message', message: 'Hi', name: 'Named', required: false, size: 'small' },
         { name: 'message', required: 'message', size: 'message' },
       ],
-      [{ type: 'truefalse', name: 'TF', options: OPTIONS, constraints: {} }, { options: 'truefalse', constraints: 'truefalse' }],
+      [
+        { type: 'truefalse', name: 'TF', options: OPTIONS, constraints: {} },
+        { options: 'truefalse', constraints: 'truefalse' },
+      ],
       [
         { type: 'dropdown', name: 'DD', options: OPTIONS, size: 'large', constraints: { maximumLength: 3 } },
         { size: 'dropdown', constraints: 'dropdown' },
@@ -190,7 +217,10 @@ forEachEngine('userfields', (h) => {
     const repeated = await h.post('userfields', { type: 'dropdown', name: 'D', categoryName, options: [{ name: 'One' }, { name: 'ONE' }] });
     assert.equal(repeated.statusCode, 400);
     assert.ok(repeated.json().fieldErrors['options[1].name']);
-    const twoSelected = [{ name: 'A', selected: true }, { name: 'B', selected: true }];
+    const twoSelected = [
+      { name: 'A', selected: true },
+      { name: 'B', selected: true },
+    ];
     for (const type of ['dropdown', 'radiobuttons']) {
       const response = await h.post('userfields', { type, name: 'D', categoryName, options: twoSelected });
       assert.equal(response.json().fieldErrors.options, `at most one option may be selected for type ${type}`);
@@ -257,7 +287,10 @@ forEachEngine('userfields', (h) => {
     const last = await createTextField(h, categoryId, { orderIndex: 99 });
     const fields = await fieldsIn(h, categoryId);
     assertDense(fields);
-    assert.deepEqual(fields.map((field) => field.id), [first, a, middle, b, last]);
+    assert.deepEqual(
+      fields.map((field) => field.id),
+      [first, a, middle, b, last],
+    );
   });
 
   it('renames; a blank or null name fails with "name is required"', async () => {
@@ -292,7 +325,10 @@ forEachEngine('userfields', (h) => {
     const id = await h.create('userfields', { type: 'dropdown', name: 'Fruit', categoryName: unique('Fruit'), options: original });
     const options = [{ name: 'Pear', selected: true }, { name: 'Plum' }];
     assert.equal((await h.put(`userfields/${id}`, { options })).statusCode, 204);
-    assert.deepEqual((await get(id)).options, [{ name: 'Pear', selected: true }, { name: 'Plum', selected: false }]);
+    assert.deepEqual((await get(id)).options, [
+      { name: 'Pear', selected: true },
+      { name: 'Plum', selected: false },
+    ]);
     const invalid = await h.put(`userfields/${id}`, { options: [] });
     assert.equal(invalid.statusCode, 400);
     assert.equal(invalid.json().message, 'invalid value');
@@ -344,12 +380,18 @@ forEachEngine('userfields', (h) => {
     assert.equal((await h.put(`userfields/${ids[0]}`, { orderIndex: 2 })).statusCode, 204);
     let fields = await fieldsIn(h, categoryId);
     assertDense(fields);
-    assert.deepEqual(fields.map((field) => field.id), [ids[1], ids[2], ids[0]]);
+    assert.deepEqual(
+      fields.map((field) => field.id),
+      [ids[1], ids[2], ids[0]],
+    );
     assert.equal((await h.put(`userfields/${ids[0]}`, { orderIndex: 0 })).statusCode, 204);
     assert.equal((await h.put(`userfields/${ids[1]}`, { orderIndex: 40 })).statusCode, 204);
     fields = await fieldsIn(h, categoryId);
     assertDense(fields);
-    assert.deepEqual(fields.map((field) => field.id), [ids[0], ids[2], ids[1]]);
+    assert.deepEqual(
+      fields.map((field) => field.id),
+      [ids[0], ids[2], ids[1]],
+    );
   });
 
   it('moves to another category, also from public to private: appended unless orderIndex is sent; the source closes its gap', async () => {
@@ -366,11 +408,20 @@ forEachEngine('userfields', (h) => {
 
     const inSource = await fieldsIn(h, source);
     assertDense(inSource);
-    assert.deepEqual(inSource.map((f) => f.id), [moving[2]]);
+    assert.deepEqual(
+      inSource.map((f) => f.id),
+      [moving[2]],
+    );
     const inTarget = await fieldsIn(h, target);
     assertDense(inTarget);
-    assert.deepEqual(inTarget.map((f) => f.id), [moving[1], resident[0], resident[1], moving[0]]);
-    assert.equal((await listAll(h, 'userfields', { categoryType: 'private' })).some((f) => f.id === moving[1]), true);
+    assert.deepEqual(
+      inTarget.map((f) => f.id),
+      [moving[1], resident[0], resident[1], moving[0]],
+    );
+    assert.equal(
+      (await listAll(h, 'userfields', { categoryType: 'private' })).some((f) => f.id === moving[1]),
+      true,
+    );
   });
 
   it('moves only to an existing category', async () => {
@@ -433,7 +484,10 @@ forEachEngine('userfields', (h) => {
     assert.equal((await h.put(`userfields/${city.id}`, { categoryName, orderIndex: 0, required: true })).statusCode, 204);
     let fields = await fieldsIn(h, categoryId);
     assertDense(fields);
-    assert.deepEqual(fields.map((field) => field.name).filter((name) => PREDEFINED.includes(name)), ['City', 'Street 1']);
+    assert.deepEqual(
+      fields.map((field) => field.name).filter((name) => PREDEFINED.includes(name)),
+      ['City', 'Street 1'],
+    );
     assert.equal(fields.at(-1).id, street.id);
     assert.equal(fields[0].required, true);
     assert.equal(fields[0].readOnly, true);
@@ -441,7 +495,10 @@ forEachEngine('userfields', (h) => {
     assert.equal((await h.delete(`userfields/${city.id}`)).statusCode, 204);
     fields = await fieldsIn(h, categoryId);
     assertDense(fields);
-    assert.equal(fields.some((field) => field.id === city.id), false);
+    assert.equal(
+      fields.some((field) => field.id === city.id),
+      false,
+    );
     const out = await get(city.id);
     assert.equal('categoryId' in out, false);
     assert.equal('orderIndex' in out, false);
@@ -476,7 +533,10 @@ forEachEngine('userfields', (h) => {
     assert.equal((await h.get(`userfields/${ids[0]}`)).statusCode, 404);
     const fields = await fieldsIn(h, categoryId);
     assertDense(fields);
-    assert.deepEqual(fields.map((field) => field.id), ids.slice(1));
+    assert.deepEqual(
+      fields.map((field) => field.id),
+      ids.slice(1),
+    );
   });
 
   it('lists by category (public first by category orderIndex, then private), then orderIndex; predefined in no category last', async () => {
@@ -490,11 +550,23 @@ forEachEngine('userfields', (h) => {
     const f3 = await createTextField(h, publicFirst, {}, as);
     const f4 = await createTextField(h, publicFirst, { orderIndex: 0 }, as);
     const all = await listAll(h, 'userfields', {}, as);
-    assert.deepEqual(all.slice(0, 4).map((field) => field.id), [f4, f3, f2, f1]);
-    assert.deepEqual(all.slice(4).map((field) => field.name), PREDEFINED);
+    assert.deepEqual(
+      all.slice(0, 4).map((field) => field.id),
+      [f4, f3, f2, f1],
+    );
+    assert.deepEqual(
+      all.slice(4).map((field) => field.name),
+      PREDEFINED,
+    );
 
-    assert.deepEqual((await listAll(h, 'userfields', { categoryType: 'public' }, as)).map((field) => field.id), [f4, f3, f2]);
-    assert.deepEqual((await listAll(h, 'userfields', { categoryType: 'private' }, as)).map((field) => field.id), [f1]);
+    assert.deepEqual(
+      (await listAll(h, 'userfields', { categoryType: 'public' }, as)).map((field) => field.id),
+      [f4, f3, f2],
+    );
+    assert.deepEqual(
+      (await listAll(h, 'userfields', { categoryType: 'private' }, as)).map((field) => field.id),
+      [f1],
+    );
     const year = new Date().getUTCFullYear();
     assert.equal((await listAll(h, 'userfields', { createdDate: `${year}/..` }, as)).length, 12);
     assert.equal((await listAll(h, 'userfields', { createdDate: `../${year - 1}` }, as)).length, 0);

@@ -101,14 +101,19 @@ forEachEngine('users', (h) => {
   it('accepts back what it read: read-only properties are ignored on PUT', async () => {
     const id = await h.create('users', { email: 'roundtrip@example.com', firstName: 'Round' });
     const user = (await h.get(`users/${id}`)).json();
-    const response = await h.put(`users/${id}`, { ...user, id: 'ffffffffffffffffffffffffffffffff', createdDate: '1999-01-01T00:00:00Z', firstName: 'Trip' });
+    const response = await h.put(`users/${id}`, {
+      ...user,
+      id: 'ffffffffffffffffffffffffffffffff',
+      createdDate: '1999-01-01T00:00:00Z',
+      firstName: 'Trip',
+    });
     assert.equal(response.statusCode, 204);
     const after = (await h.get(`users/${id}`)).json();
     assert.equal(after.firstName, 'Trip');
     assert.equal(after.createdDate, user.createdDate);
   });
 
-  it('refuses an email already used by another user on update, but not the user\'s own', async () => {
+  it("refuses an email already used by another user on update, but not the user's own", async () => {
     await h.create('users', { email: 'first@example.com' });
     const id = await h.create('users', { email: 'second@example.com' });
     assert.equal((await h.put(`users/${id}`, { email: 'FIRST@example.com' })).json().fieldErrors.email, 'is already in use');
@@ -140,7 +145,7 @@ forEachEngine('users', (h) => {
     }
   });
 
-  it('never shows one organization\'s users to another', async () => {
+  it("never shows one organization's users to another", async () => {
     const id = await h.create('users', { email: 'private@example.com' });
     const other = await h.createOrganization('Elsewhere');
     const as = { token: other.token };
@@ -159,7 +164,13 @@ forEachEngine('users: lists, filters and paging', (h) => {
   it('reads 100 users back in pages of 7, each exactly once, in creation order', async () => {
     org = await h.createOrganization('Paging');
     for (let i = 0; i < 100; i += 1) {
-      ids.push(await h.create('users', { email: `user${i}@example.com`, firstName: i % 2 ? 'Odd' : 'Even', tags: i % 10 === 0 ? ['ten', 'round'] : ['other'] }, { token: org.token }));
+      ids.push(
+        await h.create(
+          'users',
+          { email: `user${i}@example.com`, firstName: i % 2 ? 'Odd' : 'Even', tags: i % 10 === 0 ? ['ten', 'round'] : ['other'] },
+          { token: org.token },
+        ),
+      );
     }
     const seen: string[] = [];
     let url: string | undefined = '/api/v5/users?limit=7';
@@ -201,7 +212,10 @@ forEachEngine('users: lists, filters and paging', (h) => {
   it('filters by exact email (case-insensitive), substrings, tags and dates', async () => {
     const find = async (query: Record<string, string>) =>
       (await h.get('users', { token: org.token, query: { limit: '100', ...query } })).json().results as { id: string; email: string }[];
-    assert.deepEqual((await find({ email: 'USER7@example.com' })).map((u) => u.id), [ids[7]]);
+    assert.deepEqual(
+      (await find({ email: 'USER7@example.com' })).map((u) => u.id),
+      [ids[7]],
+    );
     assert.equal((await find({ email: 'user7@example' })).length, 0);
     assert.equal((await find({ firstName: 'DD' })).length, 50);
     assert.equal((await find({ tags: 'ten' })).length, 10);

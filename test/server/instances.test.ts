@@ -114,7 +114,10 @@ describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
 
   it('bootstraps one organization and one token, however many start at once', async () => {
     const organizations = await database.db.selectFrom('organizations').select(['id', 'name']).execute();
-    assert.deepEqual(organizations.map((organization) => organization.name), ['Default organization']);
+    assert.deepEqual(
+      organizations.map((organization) => organization.name),
+      ['Default organization'],
+    );
     const tokenFiles = instances.map((instance) => join(instance.dataDir, 'bootstrap-token')).filter((file) => existsSync(file));
     assert.equal(tokenFiles.length, 1);
     token = (await readFile(tokenFiles[0]!, 'utf8')).trim();

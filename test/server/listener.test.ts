@@ -28,9 +28,7 @@ function collect(res: http.IncomingMessage, resolve: (reply: Reply) => void, rej
 /** Always connects to 127.0.0.1; `servername` (when given) is the name the certificate is checked against. */
 function httpsGet(port: number, ca: string, servername?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    https
-      .get({ host: '127.0.0.1', port, path: '/ping', ca, servername, agent: false }, (res) => collect(res, resolve, reject))
-      .on('error', reject);
+    https.get({ host: '127.0.0.1', port, path: '/ping', ca, servername, agent: false }, (res) => collect(res, resolve, reject)).on('error', reject);
   });
 }
 
@@ -192,7 +190,9 @@ test('close() lets a request in flight finish before closing its connection', as
     });
     const server = await listenTls(app, { host: '127.0.0.1', port: 0 });
     const inFlight = new Promise<Reply>((resolve, reject) => {
-      https.get({ host: '127.0.0.1', port: server.port, path: '/slow', ca: cert, agent: false }, (res) => collect(res, resolve, reject)).on('error', reject);
+      https
+        .get({ host: '127.0.0.1', port: server.port, path: '/slow', ca: cert, agent: false }, (res) => collect(res, resolve, reject))
+        .on('error', reject);
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await server.close();

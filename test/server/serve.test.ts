@@ -19,7 +19,19 @@ const SHUTDOWN_TIMEOUT_MS = 5_000;
 const HTTPS_REQUIRED = '{"errors":["HTTPS is required"]}';
 
 /** Settings the test environment might carry that would steer the server away from its defaults. */
-const CONFIG_VARIABLES = ['DATABASE_URL', 'DATA_DIR', 'HOST', 'PORT', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'TRUST_PROXY', 'PUBLIC_URL', 'RATE_LIMIT', 'REDIS_URL', 'BODY_LIMIT'];
+const CONFIG_VARIABLES = [
+  'DATABASE_URL',
+  'DATA_DIR',
+  'HOST',
+  'PORT',
+  'TLS_CERT_FILE',
+  'TLS_KEY_FILE',
+  'TRUST_PROXY',
+  'PUBLIC_URL',
+  'RATE_LIMIT',
+  'REDIS_URL',
+  'BODY_LIMIT',
+];
 
 interface Reply {
   status: number;
@@ -167,7 +179,10 @@ describe('serve over HTTPS', () => {
   });
 
   it('logs requests as JSON lines on stdout', () => {
-    const lines = server.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = server.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.ok(lines.some((line) => line.req?.url === '/api/v5/users'));
   });
 
@@ -221,7 +236,7 @@ describe('serve behind a TLS-terminating proxy', () => {
     }
   });
 
-  it('answers the load balancer\'s health probes, which do not pass through the proxy', async () => {
+  it("answers the load balancer's health probes, which do not pass through the proxy", async () => {
     const origin = server.baseUrl.replace(/\/api\/v5$/, '');
     for (const probe of ['/healthz', '/readyz']) {
       const reply = await request(`${origin}${probe}`, {});

@@ -48,12 +48,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addForeignKeyConstraint('offering_category_links_offering_fkey', ['org_id', 'offering_id'], 'offerings', ['org_id', 'id'], (c) =>
       c.onDelete('cascade'),
     )
-    .addForeignKeyConstraint(
-      'offering_category_links_category_fkey',
-      ['org_id', 'category_id'],
-      'offering_categories',
-      ['org_id', 'id'],
-      (c) => c.onDelete('cascade'),
+    .addForeignKeyConstraint('offering_category_links_category_fkey', ['org_id', 'category_id'], 'offering_categories', ['org_id', 'id'], (c) =>
+      c.onDelete('cascade'),
     )
     .execute();
   await db.schema.createIndex('offering_category_links_category').on('offering_category_links').columns(['org_id', 'category_id']).execute();
@@ -105,9 +101,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('agreed_date', 'varchar(20)', (c) => c.notNull())
     .addPrimaryKeyConstraint('user_agreements_pkey', ['org_id', 'user_id', 'type'])
     .addForeignKeyConstraint('user_agreements_user_fkey', ['org_id', 'user_id'], 'users', ['org_id', 'id'], (c) => c.onDelete('cascade'))
-    .addForeignKeyConstraint('user_agreements_agreement_fkey', ['org_id', 'type'], 'agreements', ['org_id', 'type'], (c) =>
-      c.onDelete('cascade'),
-    )
+    .addForeignKeyConstraint('user_agreements_agreement_fkey', ['org_id', 'type'], 'agreements', ['org_id', 'type'], (c) => c.onDelete('cascade'))
     .execute();
 
   // Organizations created before this migration get their standard agreement here; later ones when created.

@@ -52,7 +52,10 @@ export async function agreementsRoutes(app: ApiInstance): Promise<void> {
     tag,
     params: UserAgreementParams,
     item: UserAgreement,
-    get: { summary: "A user's agreement to the standard or custom agreement", read: (caller, { id, type }) => agreements.getForUser(caller, id, type) },
+    get: {
+      summary: "A user's agreement to the standard or custom agreement",
+      read: (caller, { id, type }) => agreements.getForUser(caller, id, type),
+    },
     put: {
       summary: 'Record that the user agrees (to the current text) or no longer agrees',
       body: PutUserAgreement,

@@ -30,5 +30,8 @@ export function standardAgreementRows(orgIds: readonly string[]): AgreementsTabl
 }
 
 export const provisionStandardAgreement: Provisioner = async (trx, orgId) => {
-  await trx.insertInto('agreements').values(standardAgreementRows([orgId])).execute();
+  await trx
+    .insertInto('agreements')
+    .values(standardAgreementRows([orgId]))
+    .execute();
 };

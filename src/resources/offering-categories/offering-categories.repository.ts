@@ -19,7 +19,11 @@ export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<
       let query = db.selectFrom('offering_categories').selectAll().where('org_id', '=', orgId);
       if (filters.name !== undefined) query = query.where(containsText('name', filters.name));
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
-      return query.orderBy('order_index').orderBy('id').$call((q) => pageWindow(q, paging)).execute();
+      return query
+        .orderBy('order_index')
+        .orderBy('id')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
     },
 
     find(orgId: string, id: string): Promise<OfferingCategoryRow | undefined> {

@@ -1,11 +1,6 @@
 import type { ApiInstance } from '../../app.js';
 import { collectionRoutes } from '../resource-routes.js';
-import {
-  CreateOfferingCategory,
-  OfferingCategory,
-  OfferingCategoryQuery,
-  UpdateOfferingCategory,
-} from './offering-categories.schemas.js';
+import { CreateOfferingCategory, OfferingCategory, OfferingCategoryQuery, UpdateOfferingCategory } from './offering-categories.schemas.js';
 
 export async function offeringCategoriesRoutes(app: ApiInstance): Promise<void> {
   collectionRoutes(app, {

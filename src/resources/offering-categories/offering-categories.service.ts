@@ -7,18 +7,8 @@ import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../tokens/tokens.service.js';
-import {
-  offeringCategoriesRepository,
-  type OfferingCategoryPatch,
-  type OfferingCategoryRow,
-} from './offering-categories.repository.js';
-import type {
-  CreateOfferingCategory,
-  OfferingCategory,
-  OfferingCategoryQuery,
-  UpdateOfferingCategory,
-} from './offering-categories.schemas.js';
-
+import { offeringCategoriesRepository, type OfferingCategoryPatch, type OfferingCategoryRow } from './offering-categories.repository.js';
+import type { CreateOfferingCategory, OfferingCategory, OfferingCategoryQuery, UpdateOfferingCategory } from './offering-categories.schemas.js';
 
 export function toResponse(row: OfferingCategoryRow): OfferingCategory {
   const category: OfferingCategory = { id: row.id, name: row.name, orderIndex: row.order_index, createdDate: row.created_date };

@@ -39,20 +39,26 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
         );
       }
       if (openFor) {
-        query = query.where(openForRegistration('offerings', openFor.at)).where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('registrations')
-                .select('registrations.id')
-                .where('registrations.org_id', '=', orgId)
-                .where('registrations.user_id', '=', openFor.userId)
-                .whereRef('registrations.offering_id', '=', 'offerings.id')
-                .where(blocksNewRegistration('registrations', 'offerings')),
+        query = query
+          .where(openForRegistration('offerings', openFor.at))
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('registrations')
+                  .select('registrations.id')
+                  .where('registrations.org_id', '=', orgId)
+                  .where('registrations.user_id', '=', openFor.userId)
+                  .whereRef('registrations.offering_id', '=', 'offerings.id')
+                  .where(blocksNewRegistration('registrations', 'offerings')),
+              ),
             ),
-          ),
-        );
+          );
       }
-      return query.orderBy('offerings.order_index').orderBy('offerings.id').$call((q) => pageWindow(q, paging)).execute();
+      return query
+        .orderBy('offerings.order_index')
+        .orderBy('offerings.id')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
     },
 
     find(orgId: string, id: string): Promise<OfferingRow | undefined> {

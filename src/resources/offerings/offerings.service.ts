@@ -129,7 +129,10 @@ export function offeringsService(db: Kysely<Database>) {
         },
         paging,
       );
-      const categoryIds = await offerings.categoryIds(orgId, rows.map((row) => row.id));
+      const categoryIds = await offerings.categoryIds(
+        orgId,
+        rows.map((row) => row.id),
+      );
       return rows.map((row) => toResponse(row, categoryIds.get(row.id)));
     },
 

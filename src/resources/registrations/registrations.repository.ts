@@ -39,7 +39,11 @@ export function registrationsRepository(db: Kysely<Database> | Transaction<Datab
         const range = filters[filter];
         if (range) query = query.where(withinRange(column, range));
       }
-      return query.orderBy('created_date').orderBy('id').$call((q) => pageWindow(q, paging)).execute();
+      return query
+        .orderBy('created_date')
+        .orderBy('id')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
     },
 
     find(orgId: string, id: string): Promise<RegistrationRow | undefined> {

@@ -10,12 +10,7 @@ import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
 import type { Caller } from '../tokens/tokens.service.js';
 import { usersRepository } from '../users/users.repository.js';
-import {
-  registrationsRepository,
-  type RegistrationPatch,
-  type RegistrationRow,
-  type RegistrationStatus,
-} from './registrations.repository.js';
+import { registrationsRepository, type RegistrationPatch, type RegistrationRow, type RegistrationStatus } from './registrations.repository.js';
 import {
   STATUS_NOT_SETTABLE,
   type CreateRegistration,
@@ -134,9 +129,7 @@ export function registrationsService(db: Kysely<Database>) {
       const { orgId } = caller;
       return db.transaction().execute(async (trx) => {
         const at = now();
-        const offering = isId(input.offeringId)
-          ? await offeringsRepository(trx).lockForRegistration(orgId, input.offeringId, at)
-          : undefined;
+        const offering = isId(input.offeringId) ? await offeringsRepository(trx).lockForRegistration(orgId, input.offeringId, at) : undefined;
         const userExists = isId(input.userId) && (await lockUser(trx, orgId, input.userId));
         if (!userExists || !offering?.open) {
           const fieldErrors: FieldErrors = {};

@@ -60,10 +60,7 @@ export function tokensService(db: Kysely<Database>) {
   const tokens = tokensRepository(db);
   return {
     /** Creates a token; the secret is returned this once and only its SHA-256 hash is kept. */
-    async create(
-      orgId: string,
-      options: { name?: string; scopes?: Scope[]; expiresDate?: Date } = {},
-    ): Promise<{ token: string; info: TokenInfo }> {
+    async create(orgId: string, options: { name?: string; scopes?: Scope[]; expiresDate?: Date } = {}): Promise<{ token: string; info: TokenInfo }> {
       const token = `tpa_${randomBytes(32).toString('base64url')}`;
       const row: AccessTokenRow = {
         org_id: orgId,

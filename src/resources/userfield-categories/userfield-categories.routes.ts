@@ -1,11 +1,6 @@
 import type { ApiInstance } from '../../app.js';
 import { collectionRoutes } from '../resource-routes.js';
-import {
-  CreateUserfieldCategory,
-  UpdateUserfieldCategory,
-  UserfieldCategory,
-  UserfieldCategoryQuery,
-} from './userfield-categories.schemas.js';
+import { CreateUserfieldCategory, UpdateUserfieldCategory, UserfieldCategory, UserfieldCategoryQuery } from './userfield-categories.schemas.js';
 
 export async function userfieldCategoriesRoutes(app: ApiInstance): Promise<void> {
   collectionRoutes(app, {

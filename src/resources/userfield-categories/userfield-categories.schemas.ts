@@ -11,8 +11,7 @@ export const CategoryTypeSchema = (description: string) =>
 export const CategoryName = (description: string) =>
   Type.String({ maxLength: 255, pattern: '\\S', errorMessage: 'must be a string of at most 255 characters, not blank', description });
 
-export const OrderIndex = (description: string) =>
-  Type.Integer({ minimum: 0, errorMessage: 'must be an integer of 0 or more', description });
+export const OrderIndex = (description: string) => Type.Integer({ minimum: 0, errorMessage: 'must be an integer of 0 or more', description });
 
 export const UserfieldCategory = Type.Object(
   {

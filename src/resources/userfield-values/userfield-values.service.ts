@@ -18,7 +18,11 @@ export async function forgetRemovedOptions(trx: Transaction<Database>, field: Us
   if (removed.length === 0) return;
   const values = userfieldValuesRepository(trx);
   if (field.type !== 'checkboxes') {
-    await values.deleteHolding(field.org_id, field.id, removed.map((name) => JSON.stringify(name)));
+    await values.deleteHolding(
+      field.org_id,
+      field.id,
+      removed.map((name) => JSON.stringify(name)),
+    );
     return;
   }
   // Users with the same remaining choices get them in one statement.

@@ -77,9 +77,15 @@ export function checkValue(field: UserfieldRow, value: unknown): CheckedValue {
     }
     case 'dropdown':
     case 'radiobuttons':
-      return choice(value, optionsOf(field).map((option) => option.name));
+      return choice(
+        value,
+        optionsOf(field).map((option) => option.name),
+      );
     case 'checkboxes':
-      return choices(value, optionsOf(field).map((option) => option.name));
+      return choices(
+        value,
+        optionsOf(field).map((option) => option.name),
+      );
     case 'checkbox':
     case 'truefalse':
       return typeof value === 'boolean' ? { value } : { error: 'must be true or false' };

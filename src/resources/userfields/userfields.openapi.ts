@@ -35,7 +35,7 @@ function variantOf(schema: JsonSchema, type: UserfieldType, typeValues: string[]
 
 /** One component per type and a `oneOf` over them, told apart by the `type` property. */
 function describeByType(document: OpenApiDocument, baseSchema: JsonSchema, prefix: string, creating: boolean): JsonSchema {
-  const schemas = (document.components ??= {}).schemas ??= {};
+  const schemas = ((document.components ??= {}).schemas ??= {});
   const mapping: Record<string, string> = {};
   for (const type of USERFIELD_TYPES) {
     const typeValues = creating && type === 'radiobuttons' ? ['radiobuttons', 'radios'] : [type];

@@ -11,9 +11,7 @@ export type UserfieldRow = UserfieldsTable;
 /** A field with the name and type of its category (null when it is in none). */
 export type PlacedUserfieldRow = UserfieldRow & { category_name: string | null; category_type: CategoryType | null };
 /** What an update may change directly; the place in a category changes only through `place`. */
-export type UserfieldPatch = Partial<
-  Omit<UserfieldRow, 'org_id' | 'id' | 'type' | 'read_only' | 'created_date' | 'category_id' | 'order_index'>
->;
+export type UserfieldPatch = Partial<Omit<UserfieldRow, 'org_id' | 'id' | 'type' | 'read_only' | 'created_date' | 'category_id' | 'order_index'>>;
 
 export interface UserfieldFilters {
   createdDate?: DateRange;

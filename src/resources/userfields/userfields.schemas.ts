@@ -71,9 +71,7 @@ const SizeSchema = Type.Unsafe<Size>(
   Type.String({ enum: [...SIZES], errorMessage: `must be one of ${SIZES.join(', ')}`, description: 'Width of the entry; default medium' }),
 );
 const TypeName = (description: string) =>
-  Type.Unsafe<string>(
-    Type.String({ enum: [...TYPE_NAMES], errorMessage: `must be one of ${USERFIELD_TYPES.join(', ')}`, description }),
-  );
+  Type.Unsafe<string>(Type.String({ enum: [...TYPE_NAMES], errorMessage: `must be one of ${USERFIELD_TYPES.join(', ')}`, description }));
 
 export const Userfield = Type.Object(
   {

@@ -207,7 +207,13 @@ export function userfieldsService(db: Kysely<Database>) {
         if (Object.keys(patch).length > 0) await userfieldsRepository(trx).update(orgId, id, patch);
         if (input.options) {
           const kept = new Set(input.options.map((option) => option.name));
-          await forgetRemovedOptions(trx, field, optionsOf(field).map((option) => option.name).filter((name) => !kept.has(name)));
+          await forgetRemovedOptions(
+            trx,
+            field,
+            optionsOf(field)
+              .map((option) => option.name)
+              .filter((name) => !kept.has(name)),
+          );
         }
         await placeField(trx, field, target, input.orderIndex);
       });

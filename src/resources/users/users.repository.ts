@@ -33,7 +33,11 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       for (const tag of filters.tags ?? []) query = query.where(hasWord('tags', tag));
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
       if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
-      return query.orderBy('created_date').orderBy('id').$call((q) => pageWindow(q, paging)).execute();
+      return query
+        .orderBy('created_date')
+        .orderBy('id')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
     },
 
     find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {

@@ -12,7 +12,6 @@ import type { Caller } from '../tokens/tokens.service.js';
 import { usersRepository, type UserPatch, type UserRow, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
-
 export function toResponse(row: VisibleUserRow): User {
   const user: User = { id: row.id, email: row.email, createdDate: row.created_date };
   if (row.first_name) user.firstName = row.first_name;
