@@ -1,42 +1,21 @@
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
+import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
+import { withinTime } from './lib/time.js';
 import { registerAuthentication } from './plugins/authentication.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
-import { requestIdOf } from './plugins/request-id.js';
+import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
-import { agreementsRoutes } from './resources/agreements/agreements.routes.js';
-import { agreementsService } from './resources/agreements/agreements.service.js';
-import { offeringCategoriesRoutes } from './resources/offering-categories/offering-categories.routes.js';
-import { offeringCategoriesService } from './resources/offering-categories/offering-categories.service.js';
-import { offeringsRoutes } from './resources/offerings/offerings.routes.js';
-import { offeringsService } from './resources/offerings/offerings.service.js';
-import { registrationsRoutes } from './resources/registrations/registrations.routes.js';
-import { registrationsService } from './resources/registrations/registrations.service.js';
+import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
-import { usersRoutes } from './resources/users/users.routes.js';
-import { usersService } from './resources/users/users.service.js';
-import { userfieldCategoriesRoutes } from './resources/userfield-categories/userfield-categories.routes.js';
-import { userfieldCategoriesService } from './resources/userfield-categories/userfield-categories.service.js';
-import { userfieldValuesRoutes } from './resources/userfield-values/userfield-values.routes.js';
-import { userfieldValuesService } from './resources/userfield-values/userfield-values.service.js';
-import { userfieldsRoutes } from './resources/userfields/userfields.routes.js';
-import { userfieldsService } from './resources/userfields/userfields.service.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -53,47 +32,9 @@ export interface AppOptions {
   rateLimit?: RateLimitSettings;
 }
 
-function createServices(db: Kysely<Database>) {
-  return {
-    tokens: tokensService(db),
-    users: usersService(db),
-    userfieldCategories: userfieldCategoriesService(db),
-    userfields: userfieldsService(db),
-    userfieldValues: userfieldValuesService(db),
-    offeringCategories: offeringCategoriesService(db),
-    offerings: offeringsService(db),
-    registrations: registrationsService(db),
-    agreements: agreementsService(db),
-  };
-}
-
-export type Services = ReturnType<typeof createServices>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    services: Services;
-  }
-}
-
-export type ApiInstance = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
 const API_BASES = ['/api/v5', '/dc/api/v5'];
-const resourceRoutes = [
-  usersRoutes,
-  userfieldCategoriesRoutes,
-  userfieldsRoutes,
-  userfieldValuesRoutes,
-  offeringCategoriesRoutes,
-  offeringsRoutes,
-  registrationsRoutes,
-  agreementsRoutes,
-];
+/** A balancer's probe gets its answer within this, even while the database does not answer at all. */
+const READINESS_TIMEOUT_MS = 2000;
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
@@ -111,14 +52,14 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiInstance;
 
-  app.decorate('services', createServices(options.db));
   app.decorate('publicUrl', options.publicUrl);
 
+  registerRequestContext(app);
   registerValidation(app);
   registerJsonParser(app);
   registerErrorHandler(app);
   registerProtocol(app, { trustProxy: options.trustProxy ?? false });
-  registerAuthentication(app, app.services.tokens);
+  registerAuthentication(app, tokensService(options.db));
   registerNotFound(app);
   registerAcceptCheck(app);
   if (options.rateLimit) await registerRateLimit(app, options.rateLimit);
@@ -131,12 +72,15 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
   });
 
-  await registerOpenApi(app);
+  await registerOpenApi(
+    app,
+    resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])),
+  );
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async (request) => {
     try {
-      await sql`select 1`.execute(options.db);
+      await withinTime(sql`select 1`.execute(options.db), READINESS_TIMEOUT_MS);
     } catch (error) {
       request.log.error({ err: error }, 'readiness check failed');
       throw errors.databaseUnavailable();
@@ -144,13 +88,14 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     return { status: 'ok' };
   });
 
+  const resourceRoutes = resources.map((resource) => resource.routes(options.db));
   for (const prefix of API_BASES) {
     await app.register(
       async (api) => {
         api.get('/openapi.json', { schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } } }, async () =>
           app.swagger(),
         );
-        for (const routes of resourceRoutes) await api.register(routes);
+        for (const routes of resourceRoutes) await routes(api);
       },
       { prefix },
     );

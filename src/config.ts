@@ -1,5 +1,6 @@
 import { engineOf } from './db/database.js';
-import { parseRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
+import type { DatabaseLimits, SqliteSynchronous } from './db/options.js';
+import type { RateLimitSettings } from './plugins/rate-limit.js';
 
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
@@ -16,6 +17,9 @@ export interface Config {
   dataDir: string;
   /** Per-token request budget; undefined when RATE_LIMIT=off. */
   rateLimit?: RateLimitSettings;
+  database: DatabaseLimits;
+  /** SQLite's `synchronous` pragma: FULL makes every acknowledged write survive a power loss. */
+  sqliteSynchronous: SqliteSynchronous;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -37,6 +41,22 @@ function parsePort(value: string, name: string): number {
     throw new ConfigError(`${name} must be a port number from 0 to 65535 (got "${value}")`);
   }
   return port;
+}
+
+const DURATION_UNITS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
+
+/** `30s`, `500ms`, `2m`, `1500` (milliseconds) → milliseconds, at least 1. */
+export function parseDuration(value: string, name: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/i.exec(value.trim());
+  const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? '').toLowerCase()]!) : 0;
+  if (ms < 1) throw new ConfigError(`${name} must be a duration such as 30s, 500ms or 2m (got "${value}")`);
+  return ms;
+}
+
+function parseSqliteSynchronous(value: string): SqliteSynchronous {
+  const setting = value.trim().toLowerCase();
+  if (setting !== 'full' && setting !== 'normal') throw new ConfigError(`SQLITE_SYNCHRONOUS must be full or normal (got "${value}")`);
+  return setting;
 }
 
 function parsePositiveInteger(value: string, name: string): number {
@@ -75,13 +95,20 @@ function parseLogLevel(value: string): string {
   return value;
 }
 
-function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSettings | undefined {
-  let limit;
-  try {
-    limit = parseRateLimit(value);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
+const WINDOWS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+
+/** `1200/minute` → settings; `off` → undefined. */
+export function parseRateLimit(value: string): Omit<RateLimitSettings, 'redisUrl'> | undefined {
+  if (/^(off|none|0)$/i.test(value.trim())) return undefined;
+  const match = /^(\d+)\s*\/\s*(second|minute|hour)$/i.exec(value.trim());
+  if (!match || Number(match[1]) < 1) {
+    throw new ConfigError(`RATE_LIMIT must look like 1200/minute (per second, minute or hour) or off (got "${value}")`);
   }
+  return { max: Number(match[1]), windowMs: WINDOWS[match[2]!.toLowerCase()]! };
+}
+
+function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSettings | undefined {
+  const limit = parseRateLimit(value);
   return limit && { ...limit, ...(redisUrl ? { redisUrl } : {}) };
 }
 
@@ -97,6 +124,7 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
   const publicUrl = get('PUBLIC_URL');
+  const duration = (name: string, fallback: string) => parseDuration(get(name) ?? fallback, name);
   return {
     databaseUrl: parseDatabaseUrl(get('DATABASE_URL') ?? `sqlite:${dataDir}/training-api.db`),
     databasePoolSize: parsePositiveInteger(get('DATABASE_POOL_SIZE') ?? '10', 'DATABASE_POOL_SIZE'),
@@ -110,5 +138,12 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     bodyLimit: parseByteSize(get('BODY_LIMIT') ?? '1mb'),
     dataDir,
     rateLimit: rateLimitOf(get('RATE_LIMIT') ?? '1200/minute', get('REDIS_URL')),
+    database: {
+      connectTimeoutMs: duration('DATABASE_CONNECT_TIMEOUT', '5s'),
+      statementTimeoutMs: duration('DATABASE_STATEMENT_TIMEOUT', '10s'),
+      idleTimeoutMs: duration('DATABASE_IDLE_TIMEOUT', '30s'),
+      keepAliveMs: duration('DATABASE_KEEPALIVE', '30s'),
+    },
+    sqliteSynchronous: parseSqliteSynchronous(get('SQLITE_SYNCHRONOUS') ?? 'full'),
   };
 }

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config, type Env } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
-import { parseScopes, tokensService } from '../resources/tokens/tokens.service.js';
+import { parseScopes } from '../auth/scopes.js';
+import { tokensService } from '../resources/tokens/tokens.service.js';
 import { copyCommand } from './copy.js';
 import { MAX_SEEDED_REGISTRATIONS, MAX_SEEDED_USERFIELD_VALUES, seed } from './seed.js';
 
@@ -51,6 +52,11 @@ const SETTINGS = [
   'data-dir',
   'rate-limit',
   'redis-url',
+  'database-connect-timeout',
+  'database-statement-timeout',
+  'database-idle-timeout',
+  'database-keepalive',
+  'sqlite-synchronous',
 ] as const;
 
 function parse(argv: string[]) {

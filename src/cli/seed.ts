@@ -7,7 +7,7 @@ import { hashPassword } from '../lib/passwords.js';
 import { tagsColumn } from '../lib/tags.js';
 import { now } from '../lib/time.js';
 import { offeringsService } from '../resources/offerings/offerings.service.js';
-import type { Caller } from '../resources/tokens/tokens.service.js';
+import type { Caller } from '../auth/caller.js';
 import { checkValue } from '../resources/userfield-values/value-checks.js';
 import type { UserfieldRow } from '../resources/userfields/userfields.repository.js';
 import type { CreateUserfield } from '../resources/userfields/userfields.schemas.js';

@@ -5,11 +5,13 @@ import { sql } from 'kysely';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
+import type { ApiInstance } from '../http/api-instance.js';
 import { isPostgres } from '../db/locking.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
 import { tokensService } from '../resources/tokens/tokens.service.js';
 import { listenPlain, listenTls, type RunningServer } from '../server/listener.js';
 import { ensureSelfSignedCertificate, loadCertificate } from '../server/tls-certificate.js';
+import { reportUnexpectedErrors } from '../server/unexpected-errors.js';
 
 /**
  * First start on an empty database: one organization and one token, the token written to
@@ -26,7 +28,7 @@ export async function bootstrap(database: DatabaseHandle, dataDir: string): Prom
     return (await tokensService(trx).create(organization.id, { name: 'bootstrap' })).token;
   });
   if (!token) return undefined;
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, 'bootstrap-token');
   await writeFile(file, `${token}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
@@ -39,7 +41,14 @@ export interface Serving {
 }
 
 export async function serve(config: Config, log: (line: string) => void): Promise<Serving> {
-  const database = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
+  let app: ApiInstance | undefined;
+  const database = openDatabase(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    limits: config.database,
+    sqliteSynchronous: config.sqliteSynchronous,
+    // The pool replaces the connection by itself; the log says why requests failed meanwhile.
+    onConnectionError: (error) => app?.log.warn({ err: error }, 'database connection lost'),
+  });
   await migrateToLatest(database.db);
   const token = await bootstrap(database, config.dataDir);
 
@@ -49,7 +58,7 @@ export async function serve(config: Config, log: (line: string) => void): Promis
       ? await loadCertificate(config.tlsCertFile, config.tlsKeyFile)
       : await ensureSelfSignedCertificate(join(config.dataDir, 'tls'));
 
-  const app = await buildApp({
+  app = await buildApp({
     db: database.db,
     ...(tls ? { https: tls } : {}),
     trustProxy: config.trustProxy,
@@ -58,11 +67,13 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     rateLimit: config.rateLimit,
     logger: { level: config.logLevel },
   });
+  const stopReporting = reportUnexpectedErrors(app.log);
   let server: RunningServer;
   try {
     const listen = tls ? listenTls : listenPlain;
     server = await listen(app, { host: config.host, port: config.port });
   } catch (error) {
+    stopReporting();
     await app.close();
     await database.close();
     throw error;
@@ -79,6 +90,7 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     async close() {
       await server.close();
       await database.close();
+      stopReporting();
     },
   };
 }

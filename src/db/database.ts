@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, type MigrationResultSet } from 'kysely';
-import pg from 'pg';
+import type { DatabaseLimits, SqliteSynchronous } from './options.js';
 import { migrations } from './migrations/index.js';
+import { createPostgresPool } from './postgres-pool.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import { lowerCase } from './filters.js';
 import type { Database } from './schema.js';
@@ -23,7 +24,16 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL schema to work in (tests give each file its own). */
   schema?: string;
+  /** Bounded waits; unset ones keep the driver's defaults (the command line waits as long as it takes). */
+  limits?: Partial<DatabaseLimits>;
+  /** SQLite durability; FULL unless told otherwise. */
+  sqliteSynchronous?: SqliteSynchronous;
+  /** Errors of PostgreSQL connections outside any query (see postgres-pool.ts). */
+  onConnectionError?: (error: Error) => void;
 }
+
+/** How long a SQLite write waits for another process's lock when no statement timeout is given. */
+const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 export function engineOf(url: string): Engine {
   // Without a path SQLite would open a temporary database, and everything written would be lost.
@@ -33,10 +43,20 @@ export function engineOf(url: string): Engine {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/[^@]*@/, '//***@')}")`);
 }
 
-function openSqlite(path: string): BetterSqlite3.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+/**
+ * The database holds personal data, password and token hashes: a new file is readable by its owner
+ * only, in a directory only its owner may enter. SQLite gives the -wal and -shm files it creates
+ * the database file's permissions. Existing files and directories keep theirs.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+}
+
+function openSqlite(path: string, options: DatabaseOptions): BetterSqlite3.Database {
   let sqlite: BetterSqlite3.Database;
   try {
+    if (path !== ':memory:') createPrivately(path);
     sqlite = new BetterSqlite3(path);
     sqlite.pragma('journal_mode = WAL');
   } catch (error) {
@@ -44,9 +64,11 @@ function openSqlite(path: string): BetterSqlite3.Database {
     (error as Error).message = `Cannot open the SQLite database ${path}: ${(error as Error).message}`;
     throw error;
   }
-  sqlite.pragma('synchronous = NORMAL');
+  // FULL syncs the WAL at every commit, so an acknowledged write survives a power loss; NORMAL
+  // survives a crash of the process but may lose the last commits when the machine loses power.
+  sqlite.pragma(`synchronous = ${options.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${options.limits?.statementTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS}`);
   // SQLite's own lower() folds ASCII only; this one folds all of Unicode as PostgreSQL's does.
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? lowerCase(value) : value));
   return sqlite;
@@ -55,13 +77,15 @@ function openSqlite(path: string): BetterSqlite3.Database {
 export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   const engine = engineOf(url);
   if (engine === 'sqlite') {
-    const db = new Kysely<Database>({ dialect: createSqliteDialect(openSqlite(url.slice('sqlite:'.length))) });
+    const db = new Kysely<Database>({ dialect: createSqliteDialect(openSqlite(url.slice('sqlite:'.length), options)) });
     return { db, engine, close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  const pool = createPostgresPool({
+    url,
+    size: options.poolSize ?? 10,
+    schema: options.schema,
+    limits: options.limits,
+    onConnectionError: options.onConnectionError,
   });
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine, close: () => db.destroy() };

@@ -28,6 +28,9 @@ export const NOT_FOUND_MESSAGE = 'No resource exists with the given id.';
 /** A uniqueness conflict (email, username, a category's name), verbatim from v5. */
 export const IN_USE_MESSAGE = 'is already in use';
 
+/** When a client should try again after a 503: the server reconnects on its own within seconds. */
+const RETRY_UNAVAILABLE_AFTER_SECONDS = 2;
+
 /** How many names a summary lists; a body can name thousands, and the summary stays one short line. */
 const NAMES_IN_SUMMARY = 10;
 
@@ -69,5 +72,6 @@ export const errors = {
   unsupportedMediaType: () => new ApiError(415, { errors: ['A request body must be sent with Content-Type: application/json'] }),
   tooManyRequests: (retryAfterSeconds: number) => new ApiError(429, { errors: ['Too many requests'] }, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => new ApiError(500, { errors: ['Internal server error'] }),
-  databaseUnavailable: () => new ApiError(503, { errors: ['The database is unreachable'] }),
+  databaseUnavailable: () =>
+    new ApiError(503, { errors: ['The database is unavailable'] }, { 'Retry-After': String(RETRY_UNAVAILABLE_AFTER_SECONDS) }),
 };

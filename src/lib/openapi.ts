@@ -6,6 +6,9 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+/** A change to the generated document (a resource describing its schemas better than the generator can). */
+export type DocumentRewrite = (document: OpenApiDocument) => OpenApiDocument;
+
 /** Every request body and response schema of the document, with a setter to replace it. */
 export function* contentSchemas(
   document: OpenApiDocument,

@@ -6,3 +6,12 @@ export function toTimestamp(date: Date): string {
 export function now(): string {
   return toTimestamp(new Date());
 }
+
+/** `work`'s outcome, or a rejection once `ms` have passed without one. */
+export function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

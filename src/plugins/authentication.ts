@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../lib/errors.js';
-import type { Caller, TokensService } from '../resources/tokens/tokens.service.js';
+import type { Authenticator, Caller } from '../auth/caller.js';
 import { isApiPath, routedPath } from './protocol.js';
 
 declare module 'fastify' {
@@ -18,7 +18,7 @@ const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
  * Bearer authentication for the whole /api/v5 subtree, known paths or not (401 comes before
  * 404/405). The scope check waits until routing is known, so a write to an unknown address is a 404.
  */
-export function registerAuthentication(app: FastifyInstance, tokens: TokensService): void {
+export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
   app.decorateRequest('caller', null as unknown as Caller);
 
   app.addHook('onRequest', async (request) => {
@@ -28,7 +28,7 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokensServi
     if (!header) throw errors.authenticationRequired();
     const bearer = BEARER.exec(header);
     if (!bearer) throw errors.invalidToken('The Authorization header must be "Bearer <token>"');
-    request.caller = await tokens.authenticate(bearer[1]!);
+    request.caller = await authenticator.authenticate(bearer[1]!);
     if (!request.is404 && !READ_METHODS.has(request.method) && !request.caller.scopes.includes('write')) {
       throw errors.insufficientScope('write');
     }

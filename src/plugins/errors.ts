@@ -1,9 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/faults.js';
 import { newId } from '../lib/ids.js';
 import { ApiError, errors } from '../lib/errors.js';
-import { describeValidation } from './validation.js';
+import { validationError } from '../http/validation-errors.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.statusCode).headers(error.headers).send(error.body);
@@ -11,11 +12,7 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 
 /** Fastify's own refusals (body parsing, limits) in the v5 shapes. */
 function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
-  if (error.validation) {
-    const { fieldErrors, errors: problems } = describeValidation(error.validation, error.validationContext ?? 'body');
-    if (problems.length > 0) return errors.badRequest(problems[0]!);
-    return errors.fieldErrors(fieldErrors);
-  }
+  if (error.validation) return validationError(error.validation, error.validationContext ?? 'body');
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
   if (error.statusCode === 415) return errors.unsupportedMediaType();
   if (error.statusCode === 400) return errors.badRequest(error.message);
@@ -32,6 +29,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (known) {
       request.log.info({ statusCode: known.statusCode, reason: known.body }, 'request refused');
       return sendError(reply, known);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendError(reply, errors.databaseUnavailable());
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, errors.internal());

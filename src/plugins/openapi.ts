@@ -1,15 +1,15 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { referenceComponents, withoutValidatorAnnotations, type OpenApiDocument } from '../lib/openapi.js';
-import { describeUserfieldTypes } from '../resources/userfields/userfields.openapi.js';
+import { referenceComponents, withoutValidatorAnnotations, type DocumentRewrite, type OpenApiDocument } from '../lib/openapi.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize
  * (served at /api/v5/openapi.json by the API), and the interactive page for people at /docs.
- * Register before the routes: the generator collects them as they are added.
+ * Register before the routes: the generator collects them as they are added. `rewrites` are the
+ * resources' own changes to the generated document, applied in order.
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, rewrites: readonly DocumentRewrite[]): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -19,10 +19,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       security: [{ bearer: [] }],
     },
     transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/api\/v5/, '') }),
-    transformObject: (document) =>
-      withoutValidatorAnnotations(
-        describeUserfieldTypes(referenceComponents((document as { openapiObject: OpenApiDocument }).openapiObject)),
-      ) as object,
+    transformObject: (document) => {
+      const referenced = referenceComponents((document as { openapiObject: OpenApiDocument }).openapiObject);
+      return withoutValidatorAnnotations(rewrites.reduce((rewritten, rewrite) => rewrite(rewritten), referenced)) as object;
+    },
     // Schemas with an $id (User, ...) become named components instead of def-0, def-1.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });

@@ -11,18 +11,6 @@ export interface RateLimitSettings {
   redisUrl?: string;
 }
 
-const WINDOWS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
-
-/** `1200/minute` → settings; `off` → undefined. */
-export function parseRateLimit(value: string): Omit<RateLimitSettings, 'redisUrl'> | undefined {
-  if (/^(off|none|0)$/i.test(value.trim())) return undefined;
-  const match = /^(\d+)\s*\/\s*(second|minute|hour)$/i.exec(value.trim());
-  if (!match || Number(match[1]) < 1) {
-    throw new Error(`RATE_LIMIT must look like 1200/minute (per second, minute or hour) or off (got "${value}")`);
-  }
-  return { max: Number(match[1]), windowMs: WINDOWS[match[2]!.toLowerCase()]! };
-}
-
 /**
  * Per-token request budget, counted after authentication (so the key is the token, not an IP)
  * and answered with the v5 error shape plus `Retry-After` and `RateLimit-*` headers.

@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { newId } from '../lib/ids.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -7,4 +9,24 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 export function requestIdOf(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
   return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : newId();
+}
+
+const requestContext = new AsyncLocalStorage<string>();
+
+/** The id of the request whose work is running, if any: for errors that surface outside its handler. */
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore();
+}
+
+function enter(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  requestContext.run(request.id, done);
+}
+
+/**
+ * Runs each request's work in a context that knows its id. Entered twice: reading the body
+ * continues from the socket's context, so the handler's part is entered again after it.
+ */
+export function registerRequestContext(app: FastifyInstance): void {
+  app.addHook('onRequest', enter);
+  app.addHook('preValidation', enter);
 }

@@ -1,7 +1,6 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { parseDateFilter } from '../lib/date-filter.js';
-import type { FieldErrors } from '../lib/errors.js';
 
 function createAjv(options: Options): Ajv {
   const ajv = new Ajv({
@@ -89,57 +88,4 @@ export function registerValidation(app: FastifyInstance): void {
     const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
     return httpPart === 'body' || httpPart === 'querystring' ? refusingUnstorableText(validate, readOnlyProperties(schema)) : validate;
   });
-}
-
-/** `/options/1/name` → `options[1].name` */
-function propertyPath(pointer: string, child?: string): string {
-  const parts = pointer.split('/').slice(1);
-  if (child !== undefined) parts.push(child);
-  return parts
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
-}
-
-export interface ValidationProblem {
-  fieldErrors: FieldErrors;
-  /** Problems with the document as a whole (a body that is not an object). */
-  errors: string[];
-}
-
-/** A query parameter given twice arrives as a list, which no query schema declares. */
-const REPEATED_PARAMETER = 'must be given only once';
-
-/**
- * Turns the validator's errors into v5 `fieldErrors`; the first message for a property wins. Names
- * are kept in a Map: a client's name such as `toString` or `__proto__` must never meet an object's
- * inherited members.
- */
-export function describeValidation(validation: FastifySchemaValidationError[], context: string): ValidationProblem {
-  const fieldErrors = new Map<string, string>();
-  const problems = new Set<string>();
-  const unknown = context === 'querystring' ? 'unknown query parameter' : 'unknown property';
-  for (const error of validation as ErrorObject[]) {
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue; // its branches already spoke
-    const params = error.params as Record<string, string>;
-    let path: string;
-    let message: string;
-    if (error.keyword === 'additionalProperties') {
-      path = propertyPath(error.instancePath, params.additionalProperty);
-      message = unknown;
-    } else if (error.keyword === 'required') {
-      path = propertyPath(error.instancePath, params.missingProperty);
-      message = 'required';
-    } else if (error.instancePath === '') {
-      problems.add(context === 'body' ? 'The request body must be a JSON object' : `Invalid ${context}`);
-      continue;
-    } else {
-      path = propertyPath(error.instancePath);
-      message =
-        context === 'querystring' && Array.isArray(error.data)
-          ? REPEATED_PARAMETER
-          : ((error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage ?? error.message ?? 'invalid value');
-    }
-    if (!fieldErrors.has(path)) fieldErrors.set(path, message);
-  }
-  return { fieldErrors: Object.fromEntries(fieldErrors), errors: [...problems] };
 }

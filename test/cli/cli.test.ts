@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { buildApp, type ApiInstance } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import type { ApiInstance } from '../../src/http/api-instance.js';
 import { main } from '../../src/cli/main.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
 
@@ -271,6 +272,12 @@ describe('command line: settings that cannot work and an environment that fails'
       [{ DATABASE_URL: 'mysql://localhost/training' }, /DATABASE_URL must start with sqlite: or postgres:\/\//],
       [{ DATABASE_URL: 'sqlite:' }, /DATABASE_URL/],
       [{ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+      [
+        { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, DATABASE_STATEMENT_TIMEOUT: 'soon' },
+        /DATABASE_STATEMENT_TIMEOUT must be a duration such as 30s/,
+      ],
+      [{ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, DATABASE_CONNECT_TIMEOUT: '0s' }, /DATABASE_CONNECT_TIMEOUT/],
+      [{ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, SQLITE_SYNCHRONOUS: 'off' }, /SQLITE_SYNCHRONOUS must be full or normal/],
     ] as const) {
       const run = await cli(env, 'orgs', 'list');
       assert.equal(run.code, 2, JSON.stringify(env));

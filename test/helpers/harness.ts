@@ -1,10 +1,12 @@
 import { after, before, describe } from 'node:test';
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, type ApiInstance, type AppOptions } from '../../src/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
+import type { ApiInstance } from '../../src/http/api-instance.js';
 import type { Engine } from '../../src/db/database.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
-import { tokensService, type Scope } from '../../src/resources/tokens/tokens.service.js';
+import type { Scope } from '../../src/auth/scopes.js';
+import { tokensService } from '../../src/resources/tokens/tokens.service.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from './database.js';
 
 export interface Organization {

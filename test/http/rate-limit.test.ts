@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { parseRateLimit } from '../../src/plugins/rate-limit.js';
+import { parseRateLimit } from '../../src/config.js';
 import { forEachEngine } from '../helpers/harness.js';
 
 forEachEngine(

@@ -1,114 +1,34 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import https from 'node:https';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { bootstrap } from '../../src/cli/serve.js';
 import { openDatabase } from '../../src/db/database.js';
+import { newId } from '../../src/lib/ids.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { sleep, statusCounts, underLoad } from '../helpers/load.js';
+import { ServerProcess } from '../helpers/server-process.js';
 
 const SKIP = process.env.TEST_POSTGRES_URL ? false : 'needs TEST_POSTGRES_URL: instances share a PostgreSQL database';
-/** The repository root, from dist/test/server/. */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const START_TIMEOUT_MS = 30_000;
-
-interface Reply {
-  status: number;
-  body: string;
-}
-
-/** A real `training-api serve` process on its own port and data directory. */
-class Instance {
-  readonly output: string[] = [];
-  port = 0;
-  #agent!: https.Agent;
-
-  private constructor(
-    private readonly child: ChildProcess,
-    readonly dataDir: string,
-  ) {}
-
-  static async start(databaseUrl: string): Promise<Instance> {
-    const dataDir = await mkdtemp(join(tmpdir(), 'training-api-instance-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' };
-    for (const name of ['HOST', 'PORT', 'PUBLIC_URL', 'TRUST_PROXY', 'REDIS_URL', 'RATE_LIMIT', 'TLS_CERT_FILE', 'TLS_KEY_FILE']) delete env[name];
-    const child = spawn(process.execPath, [join(ROOT, 'bin/training-api.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    const instance = new Instance(child, dataDir);
-    instance.port = await new Promise<number>((resolvePort, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no server after ${START_TIMEOUT_MS} ms:\n${instance.output.join('')}`)), START_TIMEOUT_MS);
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-        instance.output.push(chunk);
-        const match = /training-api serving https:\/\/[^:]+:(\d+)\/api\/v5/.exec(instance.output.join(''));
-        if (match) {
-          clearTimeout(timer);
-          resolvePort(Number(match[1]));
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the server exited with ${code}:\n${instance.output.join('')}`));
-      });
-    });
-    // Each instance made its own self-signed certificate: trust exactly that one.
-    instance.#agent = new https.Agent({ keepAlive: true, maxSockets: 50, ca: await readFile(join(dataDir, 'tls', 'cert.pem')) });
-    return instance;
-  }
-
-  request(method: string, path: string, token: string, body?: unknown): Promise<Reply> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    if (payload !== undefined) headers['content-type'] = 'application/json';
-    return new Promise((resolveReply, reject) => {
-      const request = https.request(
-        { host: '127.0.0.1', port: this.port, servername: 'localhost', path: `/api/v5/${path}`, method, headers, agent: this.#agent },
-        (response) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => resolveReply({ status: response.statusCode ?? 0, body: text }));
-          response.on('error', reject);
-        },
-      );
-      request.on('error', reject);
-      request.end(payload);
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.#agent?.destroy();
-    if (this.child.exitCode === null) {
-      const exited = new Promise((resolveExit) => this.child.once('exit', resolveExit));
-      this.child.kill('SIGTERM');
-      await exited;
-    }
-    await rm(this.dataDir, { recursive: true, force: true });
-  }
-}
 
 describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
   let database: TestDatabase;
-  let instances: Instance[] = [];
+  let instances: ServerProcess[] = [];
   let token: string;
 
   before(async () => {
     // Unmigrated and empty: both instances migrate and bootstrap at the same moment.
     database = await createTestDatabase('postgres', { migrate: false });
-    const started = await Promise.allSettled([Instance.start(database.url), Instance.start(database.url)]);
+    const started = await Promise.allSettled([0, 1].map(() => ServerProcess.start({ DATABASE_URL: database.url })));
     instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
   });
 
   after(async () => {
-    for (const instance of instances) await instance.stop();
+    for (const instance of instances) await instance.destroy();
     await database?.drop();
   });
 
@@ -127,7 +47,10 @@ describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
   it('lets exactly one of 200 concurrent creates of one email through, split over both', async () => {
     const replies = await Promise.all(
       Array.from({ length: 200 }, (_, n) =>
-        instances[n % 2]!.request('POST', 'users', token, { email: n % 2 ? 'Race@Example.com' : 'race@example.com', firstName: `Racer ${n}` }),
+        instances[n % 2]!.request('POST', 'users', {
+          token,
+          body: { email: n % 2 ? 'Race@Example.com' : 'race@example.com', firstName: `Racer ${n}` },
+        }),
       ),
     );
     const statuses = replies.map((reply) => reply.status);
@@ -136,21 +59,49 @@ describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
     assert.equal(refusals.length, 199);
     for (const refusal of refusals) assert.equal(JSON.parse(refusal.body).fieldErrors.email, 'is already in use');
 
-    const found = await Promise.all(instances.map((instance) => instance.request('GET', 'users?email=RACE@example.com', token)));
+    const found = await Promise.all(instances.map((instance) => instance.request('GET', 'users?email=RACE@example.com', { token })));
     const bodies = found.map((reply) => JSON.parse(reply.body));
     assert.equal(bodies[0].results.length, 1);
     assert.deepEqual(bodies[1], bodies[0]);
   });
 
   it('serves what one instance wrote from the other at once', async () => {
-    const [first, second] = instances as [Instance, Instance];
-    const created = await first.request('POST', 'users', token, { email: 'shared@example.com', username: 'shared' });
+    const [first, second] = instances as [ServerProcess, ServerProcess];
+    const created = await first.request('POST', 'users', { token, body: { email: 'shared@example.com', username: 'shared' } });
     assert.equal(created.status, 201);
-    const list = JSON.parse((await second.request('GET', 'users?username=shared', token)).body);
+    const list = JSON.parse((await second.request('GET', 'users?username=shared', { token })).body);
     assert.equal(list.results[0].email, 'shared@example.com');
     const id = list.results[0].id;
-    assert.equal((await second.request('DELETE', `users/${id}`, token)).status, 204);
-    assert.equal((await first.request('GET', `users/${id}`, token)).status, 404);
+    assert.equal((await second.request('DELETE', `users/${id}`, { token })).status, 204);
+    assert.equal((await first.request('GET', `users/${id}`, { token })).status, 404);
+  });
+
+  it('keeps serving from one instance while the other is killed mid-write', async (t) => {
+    const [survivor, victim] = instances as [ServerProcess, ServerProcess];
+    const acknowledged: string[] = [];
+    const outcomes = await underLoad(
+      20,
+      async (worker, step) => {
+        const instance = worker % 2 === 0 ? survivor : victim;
+        const reply = await instance.request('POST', 'users', { token, body: { email: `kill-${worker}-${step}-${newId()}@example.com` } });
+        if (reply.status === 201) acknowledged.push(String(reply.headers.location).split('/').pop()!);
+        return { kind: instance === survivor ? 'survivor' : 'victim', reply };
+      },
+      async () => {
+        await sleep(700);
+        await victim.kill('SIGKILL');
+        await sleep(700);
+      },
+    );
+    const served = outcomes.filter((outcome) => outcome.kind === 'survivor');
+    assert.ok(survivor.running);
+    assert.deepEqual(statusCounts(served), { 201: served.length }, 'every request to the surviving instance succeeded');
+    const stored = new Set((await database.db.selectFrom('users').select('id').execute()).map((row) => row.id));
+    const lost = acknowledged.filter((id) => !stored.has(id));
+    assert.deepEqual(lost, []);
+    t.diagnostic(
+      `one of two instances killed: survivor ${JSON.stringify(statusCounts(served))}, victim ${JSON.stringify(statusCounts(outcomes.filter((o) => o.kind === 'victim')))}; ${acknowledged.length} acknowledged creates, 0 lost`,
+    );
   });
 });
 

@@ -1,6 +1,32 @@
 import type { Kysely } from 'kysely';
-import { predefinedUserfieldRows } from '../../resources/userfields/predefined.js';
+import { newId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
+
+/**
+ * The predefined fields as they were when this migration was written. Literal, so that a later change
+ * to what new organizations are provisioned with never changes what this migration did.
+ */
+const PREDEFINED_NAMES = ['Street 1', 'Street 2', 'City', 'State/Province', 'Postal Code', 'Country', 'Phone Number', 'Company'];
+
+function predefinedRows(orgId: string, createdDate: string) {
+  return PREDEFINED_NAMES.map((name) => ({
+    org_id: orgId,
+    id: newId(), // time-ordered, so the list keeps the order above
+    type: 'text',
+    name,
+    localized_names: null,
+    category_id: null,
+    order_index: null,
+    required: false,
+    options: null,
+    constraints: null,
+    message: null,
+    size: 'medium',
+    read_only: true,
+    prompt_missing_values: false,
+    created_date: createdDate,
+  }));
+}
 
 // Userfield categories, userfields and their values per user. Portable DDL; every key starts with org_id.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -57,7 +83,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Organizations created before this migration get the predefined fields a new one is provisioned with.
   const organizations: { id: string }[] = await db.selectFrom('organizations').select('id').execute();
   for (const { id } of organizations) {
-    await db.insertInto('userfields').values(predefinedUserfieldRows(id, now())).execute();
+    await db.insertInto('userfields').values(predefinedRows(id, now())).execute();
   }
 }
 

@@ -1,5 +1,20 @@
 import type { Kysely } from 'kysely';
-import { standardAgreementRows } from '../../resources/agreements/standard-agreement.js';
+import { now } from '../../lib/time.js';
+
+/**
+ * The standard agreement as it read when this migration was written. Literal, so that a later
+ * revision of the text new organizations start with never changes what this migration did.
+ */
+const STANDARD_TITLE = 'Terms of use';
+const STANDARD_TEXT = [
+  'By using this training platform you agree to these terms.',
+  'Your account is for you alone: keep your password to yourself and tell your organization if you think someone else has used it.',
+  'Course material is provided for your own learning. Do not copy, share or publish it without permission.',
+  'Your organization administers your account and the data in it, including your registrations, grades and the details you enter, ' +
+    'and may use that data to run its training programme.',
+  'Your organization may end your access to a course or to the platform at any time.',
+  'These terms may be revised; the version you agreed to stays on record.',
+].join('\n\n');
 
 // Offering categories, offerings, registrations and agreements. Portable DDL; every key starts with org_id.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -107,9 +122,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Organizations created before this migration get their standard agreement here; later ones when created.
   const organizations = await db.selectFrom('organizations').select('id').execute();
   const BATCH = 500; // well under either engine's limit of bound parameters per statement
+  const createdDate = now();
   for (let start = 0; start < organizations.length; start += BATCH) {
-    const orgIds = organizations.slice(start, start + BATCH).map((org: { id: string }) => org.id);
-    await db.insertInto('agreements').values(standardAgreementRows(orgIds)).execute();
+    const rows = organizations.slice(start, start + BATCH).map((org: { id: string }) => ({
+      org_id: org.id,
+      type: 'standard',
+      title: STANDARD_TITLE,
+      text: STANDARD_TEXT,
+      required: true,
+      created_date: createdDate,
+      updated_date: null,
+    }));
+    await db.insertInto('agreements').values(rows).execute();
   }
 }
 

@@ -1,6 +1,6 @@
-import type { ApiInstance } from '../../app.js';
+import type { ResourceRoutes } from '../../http/api-instance.js';
+import { itemRoutes } from '../../http/resource-routes.js';
 import { IdParams } from '../../lib/schema.js';
-import { itemRoutes } from '../resource-routes.js';
 import {
   Agreement,
   Agreements,
@@ -11,16 +11,15 @@ import {
   UserAgreementParams,
   UserAgreements,
 } from './agreements.schemas.js';
+import type { AgreementsService } from './agreements.service.js';
 
 const tag = 'Agreements';
 
-export async function agreementsRoutes(app: ApiInstance): Promise<void> {
-  const { agreements } = app.services;
-
+export const agreementsRoutes: ResourceRoutes<AgreementsService> = async (app, { service }) => {
   app.get(
     '/agreements',
     { schema: { tags: [tag], summary: 'List the agreements defined: standard, then custom', response: { 200: Agreements } } },
-    async (request) => ({ results: await agreements.list(request.caller) }),
+    async (request) => ({ results: await service.list(request.caller) }),
   );
 
   itemRoutes(app, {
@@ -28,11 +27,11 @@ export async function agreementsRoutes(app: ApiInstance): Promise<void> {
     tag,
     params: TypeParams,
     item: Agreement,
-    get: { summary: 'Get the standard or custom agreement', read: (caller, { type }) => agreements.get(caller, type) },
+    get: { summary: 'Get the standard or custom agreement', read: (caller, { type }) => service.get(caller, type) },
     put: {
       summary: 'Define (title and text required the first time) or revise an agreement',
       body: PutAgreement,
-      write: (caller, { type }, input) => agreements.put(caller, type, input),
+      write: (caller, { type }, input) => service.put(caller, type, input),
     },
   });
 
@@ -43,7 +42,7 @@ export async function agreementsRoutes(app: ApiInstance): Promise<void> {
     item: UserAgreements,
     get: {
       summary: "A user's agreements: standard, then custom when defined",
-      read: async (caller, { id }) => ({ results: await agreements.listForUser(caller, id) }),
+      read: async (caller, { id }) => ({ results: await service.listForUser(caller, id) }),
     },
   });
 
@@ -54,12 +53,12 @@ export async function agreementsRoutes(app: ApiInstance): Promise<void> {
     item: UserAgreement,
     get: {
       summary: "A user's agreement to the standard or custom agreement",
-      read: (caller, { id, type }) => agreements.getForUser(caller, id, type),
+      read: (caller, { id, type }) => service.getForUser(caller, id, type),
     },
     put: {
       summary: 'Record that the user agrees (to the current text) or no longer agrees',
       body: PutUserAgreement,
-      write: (caller, { id, type }, input) => agreements.setForUser(caller, id, type, input.agreed),
+      write: (caller, { id, type }, input) => service.setForUser(caller, id, type, input.agreed),
     },
   });
-}
+};

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { errors, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
-import type { Caller } from '../tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';
 import { agreementsRepository, type AgreementOfUser, type AgreementPatch, type AgreementRow } from './agreements.repository.js';
 import { AGREEMENT_TYPES, type Agreement, type AgreementType, type PutAgreement, type UserAgreement } from './agreements.schemas.js';

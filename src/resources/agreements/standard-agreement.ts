@@ -1,6 +1,6 @@
-import type { AgreementsTable } from '../../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { AgreementsTable, Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
-import type { Provisioner } from '../organizations/provisioning.js';
 
 /** The server's default end-user terms, which every organization starts with and may revise. */
 export const STANDARD_AGREEMENT = {
@@ -16,22 +16,8 @@ export const STANDARD_AGREEMENT = {
   ].join('\n\n'),
 };
 
-/** A standard agreement row for each organization. */
-export function standardAgreementRows(orgIds: readonly string[]): AgreementsTable[] {
-  const createdDate = now();
-  return orgIds.map((orgId) => ({
-    org_id: orgId,
-    type: 'standard',
-    ...STANDARD_AGREEMENT,
-    required: true,
-    created_date: createdDate,
-    updated_date: null,
-  }));
+/** Provisioner: a new organization starts with the standard agreement. */
+export async function provisionStandardAgreement(trx: Kysely<Database>, orgId: string): Promise<void> {
+  const row: AgreementsTable = { org_id: orgId, type: 'standard', ...STANDARD_AGREEMENT, required: true, created_date: now(), updated_date: null };
+  await trx.insertInto('agreements').values(row).execute();
 }
-
-export const provisionStandardAgreement: Provisioner = async (trx, orgId) => {
-  await trx
-    .insertInto('agreements')
-    .values(standardAgreementRows([orgId]))
-    .execute();
-};

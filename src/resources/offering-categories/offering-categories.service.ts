@@ -6,7 +6,7 @@ import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
-import type { Caller } from '../tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { offeringCategoriesRepository, type OfferingCategoryPatch, type OfferingCategoryRow } from './offering-categories.repository.js';
 import type { CreateOfferingCategory, OfferingCategory, OfferingCategoryQuery, UpdateOfferingCategory } from './offering-categories.schemas.js';
 

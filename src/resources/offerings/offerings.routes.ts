@@ -1,17 +1,18 @@
-import type { ApiInstance } from '../../app.js';
-import { collectionRoutes } from '../resource-routes.js';
+import type { ResourceRoutes } from '../../http/api-instance.js';
+import { collectionRoutes } from '../../http/resource-routes.js';
 import { CreateOffering, Offering, OfferingQuery, UpdateOffering } from './offerings.schemas.js';
+import type { OfferingsService } from './offerings.service.js';
 
-export async function offeringsRoutes(app: ApiInstance): Promise<void> {
+export const offeringsRoutes: ResourceRoutes<OfferingsService> = async (app, { service }) => {
   collectionRoutes(app, {
     collection: 'offerings',
     tag: 'Offerings',
     item: Offering,
-    service: app.services.offerings,
+    service,
     list: { summary: 'List offerings in list order; userId lists those open for that user to register', query: OfferingQuery },
     get: { summary: 'Get an offering' },
     create: { summary: 'Create an offering', body: CreateOffering },
     update: { summary: 'Update an offering (partial); orderIndex moves it', body: UpdateOffering },
     delete: { summary: 'Delete an offering that has no registrations but ejected ones (which go with it)', refusable: true },
   });
-}
+};

@@ -10,7 +10,7 @@ import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import { offeringCategoriesRepository } from '../offering-categories/offering-categories.repository.js';
 import { registrationsRepository } from '../registrations/registrations.repository.js';
-import type { Caller } from '../tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';
 import { offeringsRepository, type OfferingPatch, type OfferingRow } from './offerings.repository.js';
 import {

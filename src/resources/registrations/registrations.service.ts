@@ -8,7 +8,7 @@ import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
-import type { Caller } from '../tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';
 import { registrationsRepository, type RegistrationPatch, type RegistrationRow, type RegistrationStatus } from './registrations.repository.js';
 import {

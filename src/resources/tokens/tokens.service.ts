@@ -1,20 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Caller } from '../../auth/caller.js';
+import { SCOPES, type Scope } from '../../auth/scopes.js';
 import type { Database } from '../../db/schema.js';
 import { errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { now, toTimestamp } from '../../lib/time.js';
 import { tokensRepository, type AccessTokenRow } from './tokens.repository.js';
-
-export const SCOPES = ['read', 'write'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-/** Who is calling: every service method takes this first, and every query is scoped by its orgId. */
-export interface Caller {
-  orgId: string;
-  tokenId: string;
-  scopes: readonly Scope[];
-}
 
 /** How stale `last_used_date` may get before a request writes it again (keeps GETs free of writes). */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -45,15 +37,6 @@ function toInfo(row: AccessTokenRow): TokenInfo {
     ...(row.expires_date ? { expiresDate: row.expires_date } : {}),
     ...(row.revoked_date ? { revokedDate: row.revoked_date } : {}),
   };
-}
-
-export function parseScopes(input: string): Scope[] {
-  const scopes = [...new Set(input.split(/[\s,]+/).filter(Boolean))];
-  const unknown = scopes.filter((scope) => !SCOPES.includes(scope as Scope));
-  if (unknown.length > 0 || scopes.length === 0) {
-    throw new Error(`Scopes must be a comma-separated list of ${SCOPES.join(', ')} (got "${input}")`);
-  }
-  return scopes as Scope[];
 }
 
 export function tokensService(db: Kysely<Database>) {

@@ -1,21 +1,20 @@
-import type { ApiInstance } from '../../app.js';
+import type { ResourceRoutes } from '../../http/api-instance.js';
+import { itemRoutes } from '../../http/resource-routes.js';
 import { IdParams } from '../../lib/schema.js';
-import { itemRoutes } from '../resource-routes.js';
 import { UpdateUserfieldValues, UserfieldValues } from './userfield-values.schemas.js';
+import type { UserfieldValuesService } from './userfield-values.service.js';
 
-export async function userfieldValuesRoutes(app: ApiInstance): Promise<void> {
-  const { userfieldValues } = app.services;
-
+export const userfieldValuesRoutes: ResourceRoutes<UserfieldValuesService> = async (app, { service }) => {
   itemRoutes(app, {
     url: '/users/:id/userfieldvalues',
     tag: 'Userfield values',
     params: IdParams,
     item: UserfieldValues,
-    get: { summary: "Get a user's userfield values", read: (caller, { id }) => userfieldValues.get(caller, id) },
+    get: { summary: "Get a user's userfield values", read: (caller, { id }) => service.get(caller, id) },
     put: {
       summary: "Set or clear some of a user's userfield values, all or nothing",
       body: UpdateUserfieldValues,
-      write: (caller, { id }, input) => userfieldValues.update(caller, id, input),
+      write: (caller, { id }, input) => service.update(caller, id, input),
     },
   });
-}
+};

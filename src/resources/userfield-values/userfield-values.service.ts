@@ -3,7 +3,7 @@ import { lockUser } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import type { Caller } from '../tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';
 import { userfieldsRepository, type UserfieldRow } from '../userfields/userfields.repository.js';
 import { userfieldValuesRepository, type UserfieldValueRow } from './userfield-values.repository.js';

@@ -1,24 +1,21 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import type { ApiInstance } from '../../app.js';
-import { errors } from '../../lib/errors.js';
-import { describeValidation } from '../../plugins/validation.js';
-import { collectionRoutes } from '../resource-routes.js';
+import type { ResourceRoutes } from '../../http/api-instance.js';
+import { collectionRoutes } from '../../http/resource-routes.js';
+import { validationError } from '../../http/validation-errors.js';
 import { CreateUserfield, UpdateUserfield, Userfield, UserfieldQuery } from './userfields.schemas.js';
-import { updateFailureMessage } from './userfields.service.js';
+import { updateFailureMessage, type UserfieldsService } from './userfields.service.js';
 
 /** A refused update body carries the same summary line as the service's own refusals. */
 function updateValidationError(validation: FastifySchemaValidationError[], context: string): Error {
-  const { fieldErrors, errors: problems } = describeValidation(validation, context);
-  if (problems.length > 0) return errors.badRequest(problems[0]!);
-  return errors.fieldErrors(fieldErrors, context === 'body' ? updateFailureMessage(fieldErrors) : undefined);
+  return validationError(validation, context, updateFailureMessage);
 }
 
-export async function userfieldsRoutes(app: ApiInstance): Promise<void> {
+export const userfieldsRoutes: ResourceRoutes<UserfieldsService> = async (app, { service }) => {
   collectionRoutes(app, {
     collection: 'userfields',
     tag: 'Userfields',
     item: Userfield,
-    service: app.services.userfields,
+    service,
     list: {
       summary: 'List userfields by category (public first), then orderIndex; predefined fields in no category last',
       query: UserfieldQuery,
@@ -32,4 +29,4 @@ export async function userfieldsRoutes(app: ApiInstance): Promise<void> {
     },
     delete: { summary: 'Delete a custom userfield with its values, or take a predefined one out of its category', refusable: true },
   });
-}
+};

@@ -6,7 +6,7 @@ import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js
 import { isId, newId } from '../../lib/ids.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
-import type { Caller } from '../tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { addCategory } from '../userfield-categories/userfield-categories.service.js';
 import { userfieldCategoriesRepository, type CategoryRow } from '../userfield-categories/userfield-categories.repository.js';
 import { forgetRemovedOptions } from '../userfield-values/userfield-values.service.js';

@@ -8,7 +8,7 @@ import type { Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
-import type { Caller } from '../tokens/tokens.service.js';
+import type { Caller } from '../../auth/caller.js';
 import { usersRepository, type UserPatch, type UserRow, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 

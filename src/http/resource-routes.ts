@@ -1,10 +1,11 @@
 import type { Static, TNever, TSchema } from '@sinclair/typebox';
 import type { FastifySchema, RouteShorthandOptions } from 'fastify';
-import type { ApiInstance } from '../app.js';
-import { Page, pageOf, pagingOf, type Paging } from '../lib/paging.js';
+import type { Caller } from '../auth/caller.js';
+import { Page, pagingOf, type Paging } from '../lib/paging.js';
 import { CREATED, ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE, NO_CONTENT } from '../lib/schema.js';
-import { itemUrl } from '../lib/urls.js';
-import type { Caller } from './tokens/tokens.service.js';
+import type { ApiInstance } from './api-instance.js';
+import { pageOf } from './paging.js';
+import { itemUrl } from './urls.js';
 
 /**
  * The routes every resource spells the same way, registered from a definition so that each one

@@ -1,0 +1,80 @@
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import pg from 'pg';
+import type { DatabaseLimits } from './options.js';
+import { isBrokenConnection } from './faults.js';
+
+export interface PostgresPoolOptions {
+  url: string;
+  size: number;
+  /** Schema to work in (search_path). */
+  schema?: string;
+  limits?: Partial<DatabaseLimits>;
+  /** Told of every error of a connection outside a query (the server ended it, the network dropped). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/**
+ * How much longer than the server's statement_timeout the client waits for an answer: beyond it
+ * the server is not answering at all (frozen, or the network silently dropped), and the
+ * connection is abandoned.
+ */
+const UNANSWERED_GRACE_MS = 1000;
+
+/**
+ * A pg pool for Kysely that survives its server. pg reports a connection that ends while idle in
+ * the pool as a pool 'error', and one that ends while checked out (between the statements of a
+ * transaction) as an 'error' of that client, which nothing listens to: either ends the process
+ * unless heard. Both are heard here. A connection whose query failed because the connection broke
+ * or stopped answering is destroyed on release instead of going back to the pool, where pg would
+ * otherwise queue the next statement behind the one that never ends.
+ */
+export function createPostgresPool(options: PostgresPoolOptions): PostgresPool {
+  const limits = options.limits ?? {};
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.size,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(limits.connectTimeoutMs ? { connectionTimeoutMillis: limits.connectTimeoutMs } : {}),
+    ...(limits.idleTimeoutMs ? { idleTimeoutMillis: limits.idleTimeoutMs } : {}),
+    ...(limits.keepAliveMs ? { keepAlive: true, keepAliveInitialDelayMillis: limits.keepAliveMs } : {}),
+    ...(limits.statementTimeoutMs
+      ? {
+          statement_timeout: limits.statementTimeoutMs,
+          // A transaction left open by a stuck instance would hold its row locks against every other one.
+          idle_in_transaction_session_timeout: limits.statementTimeoutMs,
+          query_timeout: limits.statementTimeoutMs + UNANSWERED_GRACE_MS,
+        }
+      : {}),
+  });
+  const report = (error: Error) => options.onConnectionError?.(error);
+  pool.on('connect', (client) => client.on('error', report));
+  // The same errors while idle: already reported by the client's own listener above.
+  pool.on('error', () => {});
+
+  return {
+    connect: async () => new ResilientClient(await pool.connect()),
+    end: () => pool.end(),
+  };
+}
+
+/** One checkout of a pooled connection; released destroyed when a query found the connection broken. */
+class ResilientClient implements PostgresPoolClient {
+  #broken: Error | undefined;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(sql: string | PostgresCursor<R>, parameters?: readonly unknown[]): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    // Kysely passes a cursor only when the dialect is given one, and this one is not.
+    if (typeof sql !== 'string') throw new Error('Streaming queries are not supported');
+    return this.client.query(sql, parameters as unknown[]).catch((error: unknown) => {
+      if (isBrokenConnection(error)) this.#broken = error as Error;
+      throw error;
+    }) as Promise<PostgresQueryResult<R>>;
+  }
+
+  release(): void {
+    this.client.release(this.#broken);
+  }
+}

@@ -1,0 +1,14 @@
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+
+/** The Fastify instance of the API: request types come from the route schemas (TypeBox). */
+export type ApiInstance = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** A resource's routes: a plugin that is handed the resource's service, registered once under each base path. */
+export type ResourceRoutes<S> = FastifyPluginAsyncTypebox<{ service: S }>;

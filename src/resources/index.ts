@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { ApiInstance, ResourceRoutes } from '../http/api-instance.js';
+import type { DocumentRewrite } from '../lib/openapi.js';
+import { agreementsRoutes } from './agreements/agreements.routes.js';
+import { agreementsService } from './agreements/agreements.service.js';
+import { offeringCategoriesRoutes } from './offering-categories/offering-categories.routes.js';
+import { offeringCategoriesService } from './offering-categories/offering-categories.service.js';
+import { offeringsRoutes } from './offerings/offerings.routes.js';
+import { offeringsService } from './offerings/offerings.service.js';
+import { registrationsRoutes } from './registrations/registrations.routes.js';
+import { registrationsService } from './registrations/registrations.service.js';
+import { userfieldCategoriesRoutes } from './userfield-categories/userfield-categories.routes.js';
+import { userfieldCategoriesService } from './userfield-categories/userfield-categories.service.js';
+import { userfieldValuesRoutes } from './userfield-values/userfield-values.routes.js';
+import { userfieldValuesService } from './userfield-values/userfield-values.service.js';
+import { describeUserfieldTypes } from './userfields/userfields.openapi.js';
+import { userfieldsRoutes } from './userfields/userfields.routes.js';
+import { userfieldsService } from './userfields/userfields.service.js';
+import { usersRoutes } from './users/users.routes.js';
+import { usersService } from './users/users.service.js';
+
+export interface Resource {
+  /** The resource's routes with their service over `db`, ready to register under each base path. */
+  routes(db: Kysely<Database>): (api: ApiInstance) => Promise<void>;
+  /** The resource's own change to the generated OpenAPI document, if any. */
+  openApi?: DocumentRewrite;
+}
+
+function resource<S>(createService: (db: Kysely<Database>) => S, routes: ResourceRoutes<S>, openApi?: DocumentRewrite): Resource {
+  return {
+    routes(db) {
+      const service = createService(db);
+      return async (api) => {
+        await api.register(routes, { service });
+      };
+    },
+    ...(openApi ? { openApi } : {}),
+  };
+}
+
+/** Every resource of the API, in the order of the OpenAPI document. A new resource is a folder and one line here. */
+export const resources: readonly Resource[] = [
+  resource(usersService, usersRoutes),
+  resource(userfieldCategoriesService, userfieldCategoriesRoutes),
+  resource(userfieldsService, userfieldsRoutes, describeUserfieldTypes),
+  resource(userfieldValuesService, userfieldValuesRoutes),
+  resource(offeringCategoriesService, offeringCategoriesRoutes),
+  resource(offeringsService, offeringsRoutes),
+  resource(registrationsService, registrationsRoutes),
+  resource(agreementsService, agreementsRoutes),
+];

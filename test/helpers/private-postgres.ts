@@ -1,0 +1,161 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+/** The directory of initdb and pg_ctl: pg_config's answer, else the newest Debian-style install. */
+function findBinaries(): string | undefined {
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    if (existsSync(join(dir, 'initdb'))) return dir;
+  } catch {
+    // no pg_config on the PATH
+  }
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).filter((version) => existsSync(join(root, version, 'bin', 'initdb')));
+  versions.sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? join(root, versions[0], 'bin') : undefined;
+}
+
+const BINARIES = findBinaries();
+const IS_ROOT = process.getuid?.() === 0;
+
+/** Why fault tests that need their own PostgreSQL server cannot run here, or false when they can. */
+export const PRIVATE_POSTGRES_SKIP: string | false = BINARIES ? false : 'needs PostgreSQL server binaries (initdb, pg_ctl)';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** PostgreSQL refuses to run as root: as root, its commands run as the postgres user. */
+function asServerUser(command: string, args: string[]): [string, string[]] {
+  return IS_ROOT ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+}
+
+/**
+ * A PostgreSQL server of a test's own, in a temporary directory on a free port, for faults that must
+ * never touch the shared one: restart, stop, freeze. Not durable (fsync off): its crashes are
+ * the server's, not the machine's.
+ */
+export class PrivatePostgres {
+  private constructor(
+    readonly dir: string,
+    readonly port: number,
+  ) {}
+
+  get dataDir(): string {
+    return join(this.dir, 'data');
+  }
+
+  static async start(): Promise<PrivatePostgres> {
+    const dir = mkdtempSync(join(tmpdir(), 'training-api-pg-'));
+    if (IS_ROOT)
+      chownSync(
+        dir,
+        Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+        Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+      );
+    const server = new PrivatePostgres(dir, await freePort());
+    await server.#pg('initdb', ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '-N', '--no-instructions']);
+    const settings = [
+      `port = ${server.port}`,
+      "listen_addresses = '127.0.0.1'",
+      `unix_socket_directories = '${dir}'`,
+      'fsync = off',
+      'max_connections = 60',
+      'shared_buffers = 16MB',
+    ];
+    writeFileSync(join(server.dataDir, 'postgresql.auto.conf'), `${settings.join('\n')}\n`);
+    await server.startServer();
+    return server;
+  }
+
+  /** A URL for `database` on this server. */
+  url(database = 'postgres'): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  async createDatabase(name: string): Promise<string> {
+    await this.query(`create database ${name}`);
+    return this.url(name);
+  }
+
+  async query(text: string, database = 'postgres'): Promise<pg.QueryResult> {
+    const client = new pg.Client({ connectionString: this.url(database), connectionTimeoutMillis: 5000 });
+    await client.connect();
+    try {
+      return await client.query(text);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async startServer(): Promise<void> {
+    await this.#pg('pg_ctl', ['-D', this.dataDir, '-l', join(this.dir, 'server.log'), '-w', '-t', '30', 'start']);
+  }
+
+  /** A fast shutdown: sessions are ended, in-flight transactions rolled back. */
+  async stopServer(): Promise<void> {
+    await this.#pg('pg_ctl', ['-D', this.dataDir, '-m', 'fast', '-w', '-t', '30', 'stop']);
+  }
+
+  /** The postmaster and every backend, stopped with SIGSTOP: connections stay open, nothing answers. */
+  freeze(): void {
+    this.#signalAll('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.#signalAll('SIGCONT');
+  }
+
+  async destroy(): Promise<void> {
+    try {
+      this.thaw();
+      await this.#pg('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already stopped
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  async #pg(binary: string, args: string[]): Promise<void> {
+    const [command, commandArgs] = asServerUser(join(BINARIES!, binary), args);
+    await run(command, commandArgs, { cwd: this.dir });
+  }
+
+  /** The postmaster's pid is the first line of postmaster.pid; the backends are its children. */
+  #signalAll(signal: NodeJS.Signals): void {
+    const postmaster = Number(readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          // The parent pid is the second field after the command name, which is in parentheses.
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+        } catch {
+          return false; // the process ended meanwhile
+        }
+      })
+      .map(Number);
+    // Children first on the way down, so none is left running under a stopped parent.
+    const order = signal === 'SIGSTOP' ? [...children, postmaster] : [postmaster, ...children];
+    for (const pid of order) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // ended meanwhile
+      }
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, from dist/test/helpers/. */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const START_TIMEOUT_MS = 30_000;
+
+/** Settings the test environment might carry that would steer a server away from what a test gives it. */
+const INHERITED_SETTINGS = [
+  'DATABASE_URL',
+  'DATA_DIR',
+  'HOST',
+  'PORT',
+  'PUBLIC_URL',
+  'TRUST_PROXY',
+  'REDIS_URL',
+  'RATE_LIMIT',
+  'TLS_CERT_FILE',
+  'TLS_KEY_FILE',
+  'LOG_LEVEL',
+];
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** Milliseconds from sending to the end of the answer. */
+  ms: number;
+}
+
+export interface ServerRequest {
+  token?: string;
+  body?: unknown;
+  /** Give up after this long (the reply then has status 0). */
+  timeoutMs?: number;
+}
+
+/**
+ * A real `training-api serve` process on a free port, with its own data directory (kept across
+ * restarts) and a client that trusts exactly its certificate.
+ */
+export class ServerProcess {
+  /** Everything the process wrote to stderr and stdout. */
+  output = '';
+  port = 0;
+  #child!: ChildProcess;
+  #exit!: Promise<void>;
+  #agent!: https.Agent;
+
+  private constructor(
+    readonly dataDir: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** `env` holds the server's settings (DATABASE_URL, ...); the data directory is a new temporary one. */
+  static async start(env: Record<string, string> = {}): Promise<ServerProcess> {
+    const server = new ServerProcess(await mkdtemp(join(tmpdir(), 'training-api-server-')), env);
+    await server.restart();
+    return server;
+  }
+
+  /** Starts the process again on the same data directory (after `kill`), on a new port. */
+  async restart(): Promise<void> {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of INHERITED_SETTINGS) delete env[name];
+    Object.assign(env, { LOG_LEVEL: 'warn', RATE_LIMIT: 'off' }, this.env);
+    this.output = '';
+    this.#child = spawn(process.execPath, [join(ROOT, 'bin/training-api.js'), 'serve', '--port', '0', '--data-dir', this.dataDir], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.#exit = once(this.#child, 'exit').then(() => undefined);
+    this.port = await new Promise<number>((resolvePort, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no server after ${START_TIMEOUT_MS} ms:\n${this.output}`)), START_TIMEOUT_MS);
+      const collect = (chunk: string) => {
+        this.output += chunk;
+        const match = /training-api serving https:\/\/[^\s]+:(\d+)\/api\/v5/.exec(this.output);
+        if (match) {
+          clearTimeout(timer);
+          resolvePort(Number(match[1]));
+        }
+      };
+      this.#child.stdout!.setEncoding('utf8').on('data', collect);
+      this.#child.stderr!.setEncoding('utf8').on('data', collect);
+      void this.#exit.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited with ${this.#child.exitCode ?? this.#child.signalCode}:\n${this.output}`));
+      });
+    });
+    this.#agent?.destroy();
+    // Each data directory has its own self-signed certificate: trust exactly that one.
+    this.#agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: await readFile(join(this.dataDir, 'tls', 'cert.pem')) });
+  }
+
+  /** Whether the process is still running. */
+  get running(): boolean {
+    return this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
+  /** The bootstrap token the first start wrote. */
+  async bootstrapToken(): Promise<string> {
+    return (await readFile(join(this.dataDir, 'bootstrap-token'), 'utf8')).trim();
+  }
+
+  /** An HTTPS request to `path` (under /api/v5 unless it starts with a slash); network errors come back as status 0. */
+  request(method: string, path: string, options: ServerRequest = {}): Promise<Reply> {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const started = performance.now();
+    return new Promise((resolveReply) => {
+      const done = (status: number, responseHeaders: Reply['headers'], body: string) =>
+        resolveReply({ status, headers: responseHeaders, body, ms: performance.now() - started });
+      const request = https.request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          servername: 'localhost',
+          path: path.startsWith('/') ? path : `/api/v5/${path}`,
+          method,
+          headers,
+          agent: this.#agent,
+          timeout: options.timeoutMs,
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => done(response.statusCode ?? 0, response.headers, text));
+          response.on('error', (error) => done(0, {}, String(error)));
+        },
+      );
+      request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+      request.on('error', (error) => done(0, {}, String(error)));
+      request.end(payload);
+    });
+  }
+
+  /** Sends `signal` (SIGKILL unless told) and waits for the process to end. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (this.running) {
+      this.#child.kill(signal);
+      await this.#exit;
+    }
+    this.#agent.destroy();
+  }
+
+  /** Stops the process (SIGTERM) and removes its data directory. */
+  async destroy(): Promise<void> {
+    if (this.#child) await this.kill('SIGTERM');
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+}
