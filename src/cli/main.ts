@@ -4,6 +4,9 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/databa
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
 import { parseScopes } from '../auth/scopes.js';
 import { tokensService } from '../resources/tokens/tokens.service.js';
+import type { Caller } from '../auth/caller.js';
+import { ApiError } from '../lib/errors.js';
+import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 import { copyCommand } from './copy.js';
 import { MAX_SEEDED_REGISTRATIONS, MAX_SEEDED_USERFIELD_VALUES, seed } from './seed.js';
 
@@ -14,7 +17,7 @@ Commands:
   migrate                                 apply pending database migrations
   orgs create --name <name>               create an organization; prints its id
   orgs list                               list organizations
-  tokens create --org <orgId> [--name <label>] [--scopes read,write] [--expires <ISO date>]
+  tokens create --org <orgId> [--name <label>] [--scopes read,write,scim] [--expires <ISO date>]
                                           create an access token; prints it (shown only this once)
   tokens list --org <orgId>               list an organization's tokens (never the secrets)
   tokens revoke <tokenId>                 revoke a token; effective on its next request
@@ -24,11 +27,21 @@ Commands:
                                           offerings (up to 100), with a progress bar
   copy --from <url> --to <url>            copy every organization's data into an empty database
                                           (sqlite:<path> or postgres://...), all or nothing
+  scim attributes --org <orgId>           list the SCIM attributes mapped onto userfields
+  scim map --org <orgId> --attribute <SCIM attribute> --userfield <userfieldId>
+                                          map a SCIM attribute (enterprise extension, ...) onto a userfield
+  scim unmap --org <orgId> --attribute <SCIM attribute>
+                                          remove a mapping
 
 Options:
   --json                                  print JSON instead of bare values
   --<setting> <value>                     any setting of the environment, e.g. --database-url, --port
   -h, --help                              this help`;
+
+/** The organization's administrator at the command line, for services that take a caller. */
+function commandLineCaller(orgId: string): Caller {
+  return { orgId, tokenId: 'command-line', scopes: ['read', 'write'] };
+}
 
 /** Thrown for a mistake of the caller: printed without a stack trace, exit code 2. */
 class UsageError extends Error {}
@@ -75,6 +88,8 @@ function parse(argv: string[]) {
       registrations: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
+      attribute: { type: 'string' },
+      userfield: { type: 'string' },
       ...Object.fromEntries(SETTINGS.map((setting) => [setting, { type: 'string' as const }])),
     },
   });
@@ -220,6 +235,29 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
           result,
           `${users} users created${extras.length ? ` with ${extras.join(' and ')}` : ''}; each can log in with the password ${result.password}`,
         );
+        return 0;
+      });
+    case 'scim attributes':
+      return withDatabase(config, async ({ db }) => {
+        const mappings = await attributeMappingsService(db).get(commandLineCaller(await organizationOf(db, values.org)));
+        const rows = Object.entries(mappings).map(([attribute, userfieldId]) => ({ attribute, userfieldId }));
+        print(mappings, table(rows, ['attribute', 'userfieldId']));
+        return 0;
+      });
+    case 'scim map':
+    case 'scim unmap':
+      return withDatabase(config, async ({ db }) => {
+        const caller = commandLineCaller(await organizationOf(db, values.org));
+        const attribute = required(values.attribute, '--attribute');
+        const userfieldId = subcommand === 'map' ? required(values.userfield, '--userfield') : null;
+        try {
+          await attributeMappingsService(db).update(caller, { [attribute]: userfieldId });
+        } catch (error) {
+          if (error instanceof ApiError) throw new UsageError(Object.values(error.body.fieldErrors ?? {}).join('; ') || error.message);
+          throw error;
+        }
+        const mappings = await attributeMappingsService(db).get(caller);
+        print(mappings, subcommand === 'map' ? `${attribute} → ${userfieldId}` : `${attribute} is no longer mapped`);
         return 0;
       });
     case 'copy':

@@ -103,10 +103,11 @@ export function scimUsersService(db: Kysely<Database>) {
     throw scimErrors.invalidValue('emails: required (a user needs an email address, unless its userName is one)');
   }
 
-  async function write(ctx: Context, work: (trx: Kysely<Database>) => Promise<string>): Promise<ScimDocument> {
+  /** Runs a write, in a transaction unless it is one statement (`single`); refusals come out in SCIM terms. */
+  async function write(ctx: Context, work: (trx: Kysely<Database>) => Promise<string>, single = false): Promise<ScimDocument> {
     let id: string;
     try {
-      id = await inTransaction(db, work);
+      id = single ? await work(db) : await inTransaction(db, work);
     } catch (error) {
       throw scimRefusal(error, ctx);
     }
@@ -185,12 +186,17 @@ export function scimUsersService(db: Kysely<Database>) {
         password: input.password,
         active: input.active,
       });
-      return write(ctx, async (trx) => {
-        validateCreate(user);
-        const id = await usersService(trx).create(ctx.caller, { ...user, externalId: input.externalId });
-        await saveValues(trx, ctx.caller, id, new Map([...input.values].filter(([, value]) => value !== null)));
-        return id;
-      });
+      const values = new Map([...input.values].filter(([, value]) => value !== null));
+      return write(
+        ctx,
+        async (trx) => {
+          validateCreate(user);
+          const id = await usersService(trx).create(ctx.caller, { ...user, externalId: input.externalId });
+          await saveValues(trx, ctx.caller, id, values);
+          return id;
+        },
+        values.size === 0,
+      );
     },
 
     /** PUT: the document replaces the user; what it leaves out is cleared, except the email, password and active state, which stay. */

@@ -39,11 +39,6 @@ export function versionOf(document: ScimDocument): string {
   return `W/"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 22)}"`;
 }
 
-/** A userfield value as SCIM shows it (v5 already stores the JSON types SCIM uses). */
-function scimValue(value: unknown): unknown {
-  return value;
-}
-
 /** Places a mapped attribute's value where its path says, in a document being built. */
 function place(document: ScimDocument, mapping: MappedAttribute, value: unknown): void {
   if (mapping.schema !== USER_SCHEMA) {
@@ -80,7 +75,7 @@ export function renderUser(record: UserRecord, mappings: readonly MappedUserfiel
   document.active = Boolean(row.active);
   for (const mapping of mappings) {
     const value = record.values.get(mapping.field.id);
-    if (value !== undefined) place(document, mapping, scimValue(value));
+    if (value !== undefined) place(document, mapping, value); // v5 stores the JSON types SCIM uses
   }
   const extensions = Object.keys(document).filter((key) => key.startsWith('urn:'));
   document.schemas = [USER_SCHEMA, ...extensions];
