@@ -5,7 +5,7 @@ import { newId } from '../lib/ids.js';
 import { hashPassword } from '../lib/passwords.js';
 import { tagsColumn } from '../lib/tags.js';
 import { now } from '../lib/time.js';
-import { usersRepository, type UserRow } from '../resources/users/users.repository.js';
+import { usersRepository, type NewUser } from '../resources/users/users.repository.js';
 
 const FIRST_NAMES = [
   'Ada',
@@ -52,7 +52,7 @@ function pick<T>(list: readonly T[], n: number): T {
 }
 
 /** A plausible user for position `n`; every seeded user shares one password (hashing each would take minutes). */
-function demoUser(orgId: string, n: number, runTag: string, passwordHash: string): UserRow {
+function demoUser(orgId: string, n: number, runTag: string, passwordHash: string): NewUser {
   const first = pick(FIRST_NAMES, n);
   const last = pick(LAST_NAMES, Math.floor(n / FIRST_NAMES.length));
   const username = `${first}.${last}.${runTag}${n}`.toLowerCase();
@@ -63,9 +63,7 @@ function demoUser(orgId: string, n: number, runTag: string, passwordHash: string
     first_name: first,
     last_name: last,
     username,
-    username_key: username,
     email,
-    email_key: email,
     password_hash: passwordHash,
     locale: pick(LOCALES, n),
     tags: tagsColumn([pick(DEPARTMENTS, n), n % 5 === 0 ? 'manager' : 'staff']),
