@@ -1,22 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { VisibleUserRow } from '../../resources/users/users.repository.js';
+import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { Condition } from '../filter.js';
-
-const COLUMNS = [
-  'id',
-  'first_name',
-  'last_name',
-  'username',
-  'email',
-  'locale',
-  'tags',
-  'created_date',
-  'updated_date',
-  'last_login_date',
-  'active',
-  'external_id',
-] as const;
 
 /** Reads for the SCIM surface; its writes go through the users and userfield values services. */
 export function scimUsersRepository(db: Kysely<Database>) {
@@ -27,7 +12,14 @@ export function scimUsersRepository(db: Kysely<Database>) {
   return {
     /** One page in creation order (stable, so startIndex pages never overlap). `offset` counts from 0. */
     list(orgId: string, condition: Condition, offset: number, count: number): Promise<VisibleUserRow[]> {
-      return matching(orgId, condition).select(COLUMNS).orderBy('created_date').orderBy('id').limit(count).offset(offset).execute();
+      return matching(orgId, condition)
+        .select(VISIBLE_COLUMNS)
+        .orderBy('created_date')
+        .orderBy('id')
+        .limit(count)
+        .offset(offset)
+        .execute()
+        .then((rows) => rows.map(visibleUser));
     },
 
     async count(orgId: string, condition: Condition): Promise<number> {
@@ -37,8 +29,9 @@ export function scimUsersRepository(db: Kysely<Database>) {
       return Number(row.total);
     },
 
-    find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
-      return db.selectFrom('users').select(COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    async find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
+      const row = await db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      return row && visibleUser(row);
     },
 
     /** The values of the given userfields held by the given users. */

@@ -8,7 +8,7 @@ import type { Caller } from '../../auth/caller.js';
 import { userfieldValuesService } from '../../resources/userfield-values/userfield-values.service.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import { CreateUser, UpdateUser, EMAIL_PATTERN } from '../../resources/users/users.schemas.js';
-import { usersService, type NewUser, type UserChanges } from '../../resources/users/users.service.js';
+import { usersService, type UserCreation, type UserChanges } from '../../resources/users/users.service.js';
 import { canonicalDocument, projectDocument, type ResourceSchema, type ScimDocument } from '../documents.js';
 import { parseFilter, TRUE } from '../filter.js';
 import { scimGroupsRepository } from '../groups/scim-groups.repository.js';
@@ -177,7 +177,7 @@ export function scimUsersService(db: Kysely<Database>) {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw scimErrors.invalidSyntax('The body must be a User object');
       const input = readUser(canonicalDocument(body as Record<string, unknown>, ctx.schema), ctx.mappings);
       if (!input.userName) throw scimErrors.invalidValue('userName: required');
-      const user: NewUser = defined({
+      const user: UserCreation = defined({
         email: emailFor(input),
         username: input.userName,
         firstName: input.givenName ?? undefined,

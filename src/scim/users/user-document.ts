@@ -72,7 +72,7 @@ export function renderUser(record: UserRecord, mappings: readonly MappedUserfiel
   }
   document.emails = [{ value: row.email, type: 'work', primary: true }];
   if (row.locale) document.locale = row.locale;
-  document.active = Boolean(row.active);
+  document.active = row.active;
   for (const mapping of mappings) {
     const value = record.values.get(mapping.field.id);
     if (value !== undefined) place(document, mapping, value); // v5 stores the JSON types SCIM uses
