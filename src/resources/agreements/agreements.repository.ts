@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
+import { withBooleans, type Row } from '../../db/rows.js';
 import type { AgreementsTable, Database, UserAgreementsTable } from '../../db/schema.js';
 
-export type AgreementRow = AgreementsTable;
+export type AgreementRow = Row<AgreementsTable>;
 export type AgreementPatch = Partial<Pick<AgreementRow, 'title' | 'text' | 'required' | 'updated_date'>>;
 export type UserAgreementRow = UserAgreementsTable;
 
@@ -14,12 +15,14 @@ export interface AgreementOfUser extends AgreementRow {
 
 export function agreementsRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
-    list(orgId: string): Promise<AgreementRow[]> {
-      return db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).execute();
+    async list(orgId: string): Promise<AgreementRow[]> {
+      const rows = await db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).execute();
+      return rows.map((row) => withBooleans(row, ['required']));
     },
 
-    find(orgId: string, type: AgreementRow['type']): Promise<AgreementRow | undefined> {
-      return db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).where('type', '=', type).executeTakeFirst();
+    async find(orgId: string, type: AgreementRow['type']): Promise<AgreementRow | undefined> {
+      const row = await db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).where('type', '=', type).executeTakeFirst();
+      return row && withBooleans(row, ['required']);
     },
 
     /** Defines the agreement; if a concurrent request defined it first, this one revises it. */
@@ -38,8 +41,8 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
     },
 
     /** The organization's agreements (or the one of `type`) joined with the user's agreement to each. */
-    ofUser(orgId: string, userId: string, type?: AgreementRow['type']): Promise<AgreementOfUser[]> {
-      return db
+    async ofUser(orgId: string, userId: string, type?: AgreementRow['type']): Promise<AgreementOfUser[]> {
+      const rows = await db
         .selectFrom('agreements')
         .leftJoin('user_agreements', (join) =>
           join
@@ -52,6 +55,7 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
         .where('agreements.org_id', '=', orgId)
         .$if(type !== undefined, (q) => q.where('agreements.type', '=', type!))
         .execute();
+      return rows.map((row) => withBooleans(row, ['required']));
     },
 
     /** Records (or renews) the user's agreement with the title and text they agreed to. */
