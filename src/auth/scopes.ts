@@ -7,6 +7,13 @@ export type Scope = (typeof SCOPES)[number];
 /** What a token gets when no scope is asked for: the v5 API, not provisioning. */
 export const DEFAULT_SCOPES: readonly Scope[] = ['read', 'write'];
 
+/** What each scope allows, for the OpenAPI document. */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  read: 'GET everything of the API',
+  write: 'everything of the API',
+  scim: 'the SCIM 2.0 provisioning API (/scim/v2), nothing of v5',
+};
+
 /** `read,write` or `read write` → the scopes named; an unknown or missing scope is refused. */
 export function parseScopes(input: string): Scope[] {
   const scopes = [...new Set(input.split(/[\s,]+/).filter(Boolean))];
