@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
+import { pageWindow } from '../../db/filters.js';
 import type { AgreementsTable, Database, UserAgreementsTable } from '../../db/schema.js';
+import type { Paging } from '../../lib/paging.js';
 
 export type AgreementRow = AgreementsTable;
 export type AgreementPatch = Partial<Pick<AgreementRow, 'title' | 'text' | 'required' | 'updated_date'>>;
@@ -14,8 +16,15 @@ export interface AgreementOfUser extends AgreementRow {
 
 export function agreementsRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
-    list(orgId: string): Promise<AgreementRow[]> {
-      return db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).execute();
+    /** Up to `limit + 1` agreements, standard then custom, so the caller can tell whether a next page exists. */
+    list(orgId: string, paging: Paging): Promise<AgreementRow[]> {
+      return db
+        .selectFrom('agreements')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .orderBy('type', 'desc')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
     },
 
     find(orgId: string, type: AgreementRow['type']): Promise<AgreementRow | undefined> {
@@ -37,8 +46,11 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
       await db.updateTable('agreements').set(patch).where('org_id', '=', orgId).where('type', '=', type).execute();
     },
 
-    /** The organization's agreements (or the one of `type`) joined with the user's agreement to each. */
-    ofUser(orgId: string, userId: string, type?: AgreementRow['type']): Promise<AgreementOfUser[]> {
+    /**
+     * The organization's agreements (or the one of `type`) joined with the user's agreement to each,
+     * standard then custom; up to `limit + 1` of them with `paging`.
+     */
+    ofUser(orgId: string, userId: string, type?: AgreementRow['type'], paging?: Paging): Promise<AgreementOfUser[]> {
       return db
         .selectFrom('agreements')
         .leftJoin('user_agreements', (join) =>
@@ -51,6 +63,8 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
         .select(['user_agreements.title as agreed_title', 'user_agreements.text as agreed_text', 'user_agreements.agreed_date'])
         .where('agreements.org_id', '=', orgId)
         .$if(type !== undefined, (q) => q.where('agreements.type', '=', type!))
+        .orderBy('agreements.type', 'desc')
+        .$if(paging !== undefined, (q) => pageWindow(q, paging!))
         .execute();
     },
 
