@@ -5,7 +5,7 @@ import { organizationsRepository } from '../resources/organizations/organization
 import { parseScopes } from '../auth/scopes.js';
 import { tokensService } from '../resources/tokens/tokens.service.js';
 import { copyCommand } from './copy.js';
-import { seedUsers } from './seed.js';
+import { MAX_SEEDED_REGISTRATIONS, MAX_SEEDED_USERFIELD_VALUES, seed } from './seed.js';
 
 const USAGE = `Usage: training-api <command> [options]
 
@@ -18,7 +18,10 @@ Commands:
                                           create an access token; prints it (shown only this once)
   tokens list --org <orgId>               list an organization's tokens (never the secrets)
   tokens revoke <tokenId>                 revoke a token; effective on its next request
-  seed --org <orgId> --users <n>          add n realistic demo users, with a progress bar
+  seed --org <orgId> --users <n> [--userfield-values <k>] [--registrations <k>]
+                                          add n realistic demo users, each with values in k demo
+                                          userfields (up to 10) and active registrations in k demo
+                                          offerings (up to 100), with a progress bar
   copy --from <url> --to <url>            copy every organization's data into an empty database
                                           (sqlite:<path> or postgres://...), all or nothing
 
@@ -68,6 +71,8 @@ function parse(argv: string[]) {
       scopes: { type: 'string' },
       expires: { type: 'string' },
       users: { type: 'string' },
+      'userfield-values': { type: 'string' },
+      registrations: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
       ...Object.fromEntries(SETTINGS.map((setting) => [setting, { type: 'string' as const }])),
@@ -84,6 +89,16 @@ function parse(argv: string[]) {
 function required(value: string | undefined, flag: string): string {
   if (!value?.trim()) throw new UsageError(`${flag} is required`);
   return value;
+}
+
+/** The whole number given for `flag`, from `min` up to `max` when there is one. */
+function countOption(value: string | undefined, flag: string, min: number, max?: number): number {
+  const count = Number(required(value, flag));
+  if (!/^\d+$/.test(value!.trim()) || count < min || (max !== undefined && count > max)) {
+    const range = max === undefined ? (min === 1 ? 'a positive integer' : `an integer of at least ${min}`) : `an integer from ${min} to ${max}`;
+    throw new UsageError(`${flag} must be ${range} (got "${value}")`);
+  }
+  return count;
 }
 
 /** The `--org` value, which must name an existing organization. */
@@ -192,11 +207,19 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
       });
     case 'seed':
       return withDatabase(config, async ({ db }) => {
-        const count = Number(required(values.users, '--users'));
-        if (!Number.isInteger(count) || count < 1) throw new UsageError(`--users must be a positive integer (got "${values.users}")`);
+        const users = countOption(values.users, '--users', 1);
+        const userfieldValues = countOption(values['userfield-values'] ?? '0', '--userfield-values', 0, MAX_SEEDED_USERFIELD_VALUES);
+        const registrations = countOption(values.registrations ?? '0', '--registrations', 0, MAX_SEEDED_REGISTRATIONS);
         const orgId = await organizationOf(db, values.org);
-        const password = await seedUsers(db, orgId, count);
-        print({ users: count, password }, `${count} users created; each can log in with the password ${password}`);
+        const result = await seed(db, orgId, { users, userfieldValues, registrations });
+        const extras = [
+          ...(userfieldValues ? [`${result.userfieldValues} userfield values`] : []),
+          ...(registrations ? [`${result.registrations} registrations`] : []),
+        ];
+        print(
+          result,
+          `${users} users created${extras.length ? ` with ${extras.join(' and ')}` : ''}; each can log in with the password ${result.password}`,
+        );
         return 0;
       });
     case 'copy':

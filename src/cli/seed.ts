@@ -1,11 +1,17 @@
 import cliProgress from 'cli-progress';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Caller } from '../auth/caller.js';
+import { analyze } from '../db/database.js';
+import { lookupKey } from '../db/keys.js';
+import type { Database, RegistrationsTable, UserfieldsTable, UserfieldValuesTable, UsersTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { hashPassword } from '../lib/passwords.js';
 import { tagsColumn } from '../lib/tags.js';
 import { now } from '../lib/time.js';
-import { usersRepository, type UserRow } from '../resources/users/users.repository.js';
+import { offeringsService } from '../resources/offerings/offerings.service.js';
+import { checkValue } from '../resources/userfield-values/value-checks.js';
+import type { CreateUserfield } from '../resources/userfields/userfields.schemas.js';
+import { userfieldsService } from '../resources/userfields/userfields.service.js';
 
 const FIRST_NAMES = [
   'Ada',
@@ -45,14 +51,63 @@ const LAST_NAMES = [
 ];
 const DEPARTMENTS = ['sales', 'engineering', 'support', 'finance', 'marketing', 'operations'];
 const LOCALES = ['en', 'en-US', 'en-GB', 'fr', 'de', 'es', 'nl'];
-const BATCH = 500;
+const JOB_TITLES = ['Engineer', 'Analyst', 'Designer', 'Manager', 'Technician', 'Consultant', 'Coordinator'];
+const LANGUAGES = ['English', 'French', 'German', 'Spanish', 'Dutch'];
+
+/** Users per transaction: large enough that commits do not dominate, small enough to show progress. */
+const USERS_PER_BATCH = 1000;
+/** Bound parameters per statement: far below both engines' limits (SQLite 32,766, PostgreSQL 65,535). */
+const PARAMETERS_PER_STATEMENT = 8000;
+const CATEGORY_NAME = 'Demo profile';
+const OFFERING_TITLE = 'Demo course';
+
+/** The demo userfields, one of each kind of value, and the value user `n` holds in each (as a client would send it). */
+const DEMO_FIELDS: { input: CreateUserfield; valueOf(n: number): unknown }[] = [
+  { input: { type: 'text', name: 'Job title' }, valueOf: (n) => pick(JOB_TITLES, n) },
+  { input: { type: 'number', name: 'Employee number' }, valueOf: (n) => 10_000 + n },
+  { input: { type: 'decimal', name: 'Hourly rate' }, valueOf: (n) => 20 + (n % 40) / 4 },
+  { input: { type: 'email', name: 'Manager email' }, valueOf: (n) => `manager${n % 97}@example.com` },
+  {
+    input: { type: 'date', name: 'Start date' },
+    valueOf: (n) => `${String((n % 12) + 1).padStart(2, '0')}/${String((n % 28) + 1).padStart(2, '0')}/${2010 + (n % 15)}`,
+  },
+  { input: { type: 'dropdown', name: 'Department', options: DEPARTMENTS.map((name) => ({ name })) }, valueOf: (n) => pick(DEPARTMENTS, n) },
+  {
+    input: { type: 'radiobuttons', name: 'Shirt size', options: ['S', 'M', 'L', 'XL'].map((name) => ({ name })) },
+    valueOf: (n) => pick(['S', 'M', 'L', 'XL'], n),
+  },
+  {
+    input: { type: 'checkboxes', name: 'Languages', options: LANGUAGES.map((name) => ({ name })) },
+    valueOf: (n) => [pick(LANGUAGES, n), pick(LANGUAGES, n + 2)],
+  },
+  { input: { type: 'truefalse', name: 'Remote' }, valueOf: (n) => n % 3 === 0 },
+  { input: { type: 'yesno', name: 'Newsletter' }, valueOf: (n) => (n % 2 === 0 ? 'yes' : 'no') },
+];
+export const MAX_SEEDED_USERFIELD_VALUES = DEMO_FIELDS.length;
+export const MAX_SEEDED_REGISTRATIONS = 100;
+
+export interface SeedOptions {
+  users: number;
+  /** Values per user, one in each of the first n demo userfields (made when missing). */
+  userfieldValues?: number;
+  /** Active registrations per user, one in each of the first n demo offerings (made when missing). */
+  registrations?: number;
+}
+
+export interface SeedResult {
+  users: number;
+  userfieldValues: number;
+  registrations: number;
+  /** Every seeded user's password. */
+  password: string;
+}
 
 function pick<T>(list: readonly T[], n: number): T {
   return list[n % list.length]!;
 }
 
 /** A plausible user for position `n`; every seeded user shares one password (hashing each would take minutes). */
-function demoUser(orgId: string, n: number, runTag: string, passwordHash: string): UserRow {
+function demoUser(orgId: string, n: number, runTag: string, passwordHash: string, createdDate: string): UsersTable {
   const first = pick(FIRST_NAMES, n);
   const last = pick(LAST_NAMES, Math.floor(n / FIRST_NAMES.length));
   const username = `${first}.${last}.${runTag}${n}`.toLowerCase();
@@ -63,46 +118,130 @@ function demoUser(orgId: string, n: number, runTag: string, passwordHash: string
     first_name: first,
     last_name: last,
     username,
-    username_key: username,
+    username_key: lookupKey(username),
     email,
-    email_key: email,
+    email_key: lookupKey(email),
     password_hash: passwordHash,
     locale: pick(LOCALES, n),
     tags: tagsColumn([pick(DEPARTMENTS, n), n % 5 === 0 ? 'manager' : 'staff']),
-    created_date: now(),
+    created_date: createdDate,
     last_login_date: null,
   };
 }
 
+/** Inserts rows with as many per statement as the parameter budget allows. */
+async function insertAll<T extends keyof Database & string>(trx: Transaction<Database>, table: T, rows: Database[T][]): Promise<void> {
+  if (rows.length === 0) return;
+  const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Object.keys(rows[0]!).length));
+  for (let start = 0; start < rows.length; start += perStatement) {
+    // Kysely's insert typing cannot follow a table name chosen at run time.
+    await trx
+      .insertInto(table)
+      .values(rows.slice(start, start + perStatement) as never)
+      .execute();
+  }
+}
+
+/** The first `count` demo userfields of the organization, made through the service when missing. */
+async function demoUserfields(db: Kysely<Database>, caller: Caller, count: number): Promise<UserfieldsTable[]> {
+  const wanted = DEMO_FIELDS.slice(0, count);
+  const names = wanted.map((field) => field.input.name!);
+  const find = () => db.selectFrom('userfields').selectAll().where('org_id', '=', caller.orgId).where('name', 'in', names).execute();
+  const existing = new Set((await find()).map((row) => row.name));
+  const service = userfieldsService(db);
+  for (const field of wanted) {
+    if (!existing.has(field.input.name!)) await service.create(caller, { ...field.input, categoryName: CATEGORY_NAME });
+  }
+  const byName = new Map((await find()).map((row) => [row.name, row]));
+  return names.map((name) => byName.get(name)!);
+}
+
+/** The first `count` demo offerings (open for registration, no dates), made through the service when missing. */
+async function demoOfferings(db: Kysely<Database>, caller: Caller, count: number): Promise<{ id: string; title: string }[]> {
+  const titles = Array.from({ length: count }, (_, index) => `${OFFERING_TITLE} ${index + 1}`);
+  const find = () => db.selectFrom('offerings').select(['id', 'title']).where('org_id', '=', caller.orgId).where('title', 'in', titles).execute();
+  const existing = new Set((await find()).map((row) => row.title));
+  const service = offeringsService(db);
+  for (const title of titles) if (!existing.has(title)) await service.create(caller, { title });
+  const byTitle = new Map((await find()).map((row) => [row.title, row]));
+  return titles.map((title) => byTitle.get(title)!);
+}
+
+/** Stored form of user `n`'s value of a demo field: checked as a PUT would check it. */
+function storedValue(field: UserfieldsTable, raw: unknown): string {
+  const checked = checkValue(field, raw);
+  if ('error' in checked) throw new Error(`Demo value for ${field.name} refused: ${checked.error}`);
+  return JSON.stringify(checked.value);
+}
+
 /**
- * Inserts `count` demo users in batches, one transaction per batch, with a progress bar on stderr.
- * Returns the shared demo password.
+ * Adds demo users, optionally with userfield values and active registrations, in batches (one
+ * transaction and a few multi-row statements per batch) with a progress bar on stderr, then
+ * refreshes the planner's statistics.
  */
-export async function seedUsers(
+export async function seed(
   db: Kysely<Database>,
   orgId: string,
-  count: number,
+  options: SeedOptions,
   progress: NodeJS.WritableStream = process.stderr,
-): Promise<string> {
+): Promise<SeedResult> {
+  const { users: count, userfieldValues = 0, registrations = 0 } = options;
+  const caller: Caller = { orgId, tokenId: 'seed', scopes: ['read', 'write'] };
+  const fields = userfieldValues > 0 ? await demoUserfields(db, caller, userfieldValues) : [];
+  const offerings = registrations > 0 ? await demoOfferings(db, caller, registrations) : [];
   const password = 'training1';
   const passwordHash = await hashPassword(password);
   const runTag = Date.now().toString(36);
+
   const bar = new cliProgress.SingleBar(
     { format: 'Seeding users [{bar}] {value}/{total} {percentage}% | eta {eta}s', stream: progress, noTTYOutput: true, etaBuffer: 20 },
     cliProgress.Presets.shades_classic,
   );
   bar.start(count, 0);
   try {
-    for (let start = 0; start < count; start += BATCH) {
-      const size = Math.min(BATCH, count - start);
+    for (let start = 0; start < count; start += USERS_PER_BATCH) {
+      const size = Math.min(USERS_PER_BATCH, count - start);
+      const createdDate = now();
+      const users = Array.from({ length: size }, (_, i) => demoUser(orgId, start + i, runTag, passwordHash, createdDate));
+      const values: UserfieldValuesTable[] = [];
+      const registered: RegistrationsTable[] = [];
+      users.forEach((user, i) => {
+        fields.forEach((field, f) => {
+          values.push({ org_id: orgId, user_id: user.id, userfield_id: field.id, value: storedValue(field, DEMO_FIELDS[f]!.valueOf(start + i)) });
+        });
+        for (const offering of offerings) {
+          registered.push({
+            org_id: orgId,
+            id: newId(),
+            user_id: user.id,
+            offering_id: offering.id,
+            title: offering.title,
+            status: 'active',
+            grade: null,
+            grader_id: null,
+            grader_comment: null,
+            created_date: createdDate,
+            begin_date: createdDate,
+            last_active_date: null,
+            end_date: null,
+          });
+        }
+      });
       await db.transaction().execute(async (trx) => {
-        const users = usersRepository(trx);
-        for (let i = 0; i < size; i += 1) await users.insert(demoUser(orgId, start + i, runTag, passwordHash));
+        await insertAll(trx, 'users', users);
+        await insertAll(trx, 'userfield_values', values);
+        await insertAll(trx, 'registrations', registered);
       });
       bar.increment(size);
     }
   } finally {
     bar.stop();
   }
-  return password;
+  await analyze(db, ['users', 'userfield_values', 'registrations', 'userfields', 'offerings']);
+  return { users: count, userfieldValues: count * fields.length, registrations: count * offerings.length, password };
+}
+
+/** `count` demo users without values or registrations; returns their shared password. */
+export async function seedUsers(db: Kysely<Database>, orgId: string, count: number, progress?: NodeJS.WritableStream): Promise<string> {
+  return (await seed(db, orgId, { users: count }, progress)).password;
 }

@@ -4,7 +4,7 @@
  * database, so tables added by later migrations are copied without any change here.
  */
 import { sql, type Kysely } from 'kysely';
-import { migrateToLatest, type DatabaseHandle } from './database.js';
+import { analyze, migrateToLatest, type DatabaseHandle } from './database.js';
 import { migrations } from './migrations/index.js';
 
 /** A copy that must not start (unknown migrations, a target that already holds data). */
@@ -55,7 +55,7 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
   const tables = parentsFirst(await describeTables(target));
   assertSameTables(tables, await describeTables(source));
 
-  return readSnapshot(source, (reader) =>
+  const counts = await readSnapshot(source, (reader) =>
     target.db.transaction().execute(async (writer) => {
       await refuseNonEmpty(writer, tables);
       const sourceCounts = new Map<string, number>();
@@ -75,6 +75,12 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
       return counts;
     }),
   );
+  // The copied tables are new to the target's planner (see `analyze`).
+  await analyze(
+    target.db,
+    tables.map((table) => table.name),
+  );
+  return counts;
 }
 
 /** Runs `read` in one transaction on the source, so every table is read as of the same moment. */

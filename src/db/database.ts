@@ -114,3 +114,17 @@ export function uniqueViolation(error: unknown): string | undefined {
   if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return e.message ?? '';
   return undefined;
 }
+
+/**
+ * Brings the planner's statistics up to date for `tables`. Anything that bulk-loads rows calls it
+ * last: without statistics PostgreSQL takes a freshly filled table for a small one and sorts a whole
+ * organization for every page instead of walking the index.
+ */
+export async function analyze(db: Kysely<Database>, tables: readonly string[]): Promise<void> {
+  if (tables.length === 0) return;
+  if (isPostgres(db)) {
+    await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
+    return;
+  }
+  for (const table of tables) await sql`analyze ${sql.table(table)}`.execute(db);
+}

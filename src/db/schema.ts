@@ -1,4 +1,10 @@
-/** Table types as Kysely sees them. Timestamps are `yyyy-mm-ddThh:mm:ssZ` text on both engines. */
+import type { SqlBool } from 'kysely';
+
+/**
+ * Table types as Kysely sees them. Timestamps are `yyyy-mm-ddThh:mm:ssZ` text on both engines.
+ * Booleans are `SqlBool`: SQLite reads them back as 0 or 1, PostgreSQL as false or true; each
+ * repository turns them into booleans where it reads them.
+ */
 export interface OrganizationsTable {
   id: string;
   name: string;
@@ -64,7 +70,7 @@ export interface OfferingsTable {
   /** Dense, zero-based position in the organization's list. */
   order_index: number;
   passing_grade: number;
-  allow_retake: boolean;
+  allow_retake: SqlBool;
   created_date: string;
 }
 
@@ -98,7 +104,7 @@ export interface AgreementsTable {
   type: 'standard' | 'custom';
   title: string;
   text: string;
-  required: boolean;
+  required: SqlBool;
   created_date: string;
   updated_date: string | null;
 }
@@ -125,7 +131,6 @@ export interface UserfieldCategoriesTable {
   created_date: string;
 }
 
-/** Booleans read back as 0/1 on SQLite and true/false on PostgreSQL. */
 export interface UserfieldsTable {
   org_id: string;
   id: string;
@@ -137,7 +142,7 @@ export interface UserfieldsTable {
   category_id: string | null;
   /** Dense, zero-based position in its category; null with category_id. */
   order_index: number | null;
-  required: boolean;
+  required: SqlBool;
   /** JSON array of {name, selected}. */
   options: string | null;
   /** JSON object: constraint name → limit. */
@@ -145,9 +150,9 @@ export interface UserfieldsTable {
   message: string | null;
   size: string | null;
   /** A predefined field. */
-  read_only: boolean;
+  read_only: SqlBool;
   /** Made required after creation: users without a value are asked for one at their next login. */
-  prompt_missing_values: boolean;
+  prompt_missing_values: SqlBool;
   created_date: string;
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
 import { main } from '../../src/cli/main.js';
@@ -128,6 +129,57 @@ for (const engine of ENGINES) {
       });
       assert.equal(response.statusCode, 403);
       assert.equal(response.json().error, 'insufficient_scope');
+    });
+
+    it('seeds users with userfield values and active registrations, and leaves the statistics current', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Seeded');
+      const token = await succeed('tokens', 'create', '--org', orgId);
+      const seeded = JSON.parse(
+        await succeed('seed', '--org', orgId, '--users', '1200', '--userfield-values', '10', '--registrations', '3', '--json'),
+      );
+      assert.deepEqual({ ...seeded, password: undefined }, { users: 1200, userfieldValues: 12_000, registrations: 3600, password: undefined });
+      const get = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+      const page = (await get('/api/v5/users?limit=100&offset=1150')).json();
+      assert.equal(page.results.length, 50);
+      assert.equal(page.next, undefined);
+      const last = page.results.at(-1).id;
+      const values = await get(`/api/v5/users/${last}/userfieldvalues`);
+      assert.equal(values.statusCode, 200);
+      assert.equal(Object.keys(values.json()).length, 10);
+      const registrations = (await get(`/api/v5/registrations?userId=${last}`)).json().results;
+      assert.deepEqual(
+        registrations.map((r: { status: string }) => r.status),
+        ['active', 'active', 'active'],
+      );
+
+      // A second seed reuses the demo fields and offerings.
+      await succeed('seed', '--org', orgId, '--users', '1', '--userfield-values', '10', '--registrations', '3');
+      const fields = await database.db.selectFrom('userfields').select('id').where('org_id', '=', orgId).execute();
+      assert.equal(fields.length, 8 + 10);
+      const offerings = await database.db.selectFrom('offerings').select('id').where('org_id', '=', orgId).execute();
+      assert.equal(offerings.length, 3);
+
+      // The planner knows the table's size: ANALYZE ran after the bulk insert.
+      if (engine === 'sqlite') {
+        const stats = await sql<{ stat: string }>`select stat from sqlite_stat1 where tbl = 'users' and idx = 'users_created'`.execute(database.db);
+        assert.match(stats.rows[0]!.stat, /^1201 /);
+      } else {
+        const stats = await sql<{ reltuples: number }>`select reltuples from pg_class where oid = 'users'::regclass`.execute(database.db);
+        assert.equal(Number(stats.rows[0]!.reltuples), 1201);
+      }
+    });
+
+    it('refuses seed counts out of range with exit code 2', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Seed limits');
+      for (const [flag, value, message] of [
+        ['--users', '0', '--users must be a positive integer (got "0")'],
+        ['--userfield-values', '11', '--userfield-values must be an integer from 0 to 10 (got "11")'],
+        ['--registrations', 'many', '--registrations must be an integer from 0 to 100 (got "many")'],
+      ]) {
+        const run = await cli('seed', '--org', orgId, '--users', '5', flag!, value!);
+        assert.equal(run.code, 2);
+        assert.equal(run.err, `training-api: ${message}`);
+      }
     });
 
     it('refuses a token for an unknown organization with exit code 2', async () => {

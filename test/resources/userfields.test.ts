@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { assertDense, createCategory, createTextField, fieldsIn, listAll, unique } from './userfield-helpers.js';
+import { assertDense, listAll, unique } from '../helpers/collections.js';
+import { createCategory, createTextField, fieldsIn } from '../helpers/userfields.js';
 
 const PREDEFINED = ['Street 1', 'Street 2', 'City', 'State/Province', 'Postal Code', 'Country', 'Phone Number', 'Company'];
 const PLACEMENT = ['categoryId', 'categoryName', 'categoryType', 'createdDate', 'id', 'orderIndex', 'type'];

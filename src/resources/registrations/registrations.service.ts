@@ -5,6 +5,7 @@ import { parseDateFilter } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
+import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
@@ -19,13 +20,13 @@ import {
   type UpdateRegistration,
 } from './registrations.schemas.js';
 
-export const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
-export const ALREADY_EJECTED = 'the registration is already ejected';
+const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
+const ALREADY_EJECTED = 'the registration is already ejected';
 const NOT_OPEN = 'The offering is not open for registration';
 const ALREADY_ACTIVE = 'The user already has an active registration for this offering';
 const ALREADY_COMPLETED = 'The user has already completed this offering, and it does not allow retakes';
 
-export function toResponse(row: RegistrationRow): Registration {
+function toResponse(row: RegistrationRow): Registration {
   const registration: Registration = {
     id: row.id,
     userId: row.user_id,
@@ -118,9 +119,7 @@ export function registrationsService(db: Kysely<Database>) {
     },
 
     async get(caller: Caller, id: string): Promise<Registration> {
-      const row = isId(id) ? await registrations.find(caller.orgId, id) : undefined;
-      if (!row) throw errors.notFound();
-      return toResponse(row);
+      return toResponse(await findById(id, (id) => registrations.find(caller.orgId, id)));
     },
 
     /**
@@ -169,11 +168,9 @@ export function registrationsService(db: Kysely<Database>) {
 
     /** Ejects or grades, with the registration row locked so concurrent changes apply one after another. */
     async update(caller: Caller, id: string, input: UpdateRegistration): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
       await db.transaction().execute(async (trx) => {
         const repository = registrationsRepository(trx);
-        const row = await repository.lock(caller.orgId, id);
-        if (!row) throw errors.notFound();
+        const row = await findById(id, (id) => repository.lock(caller.orgId, id));
         const change = changeOf(input, row.status);
         if (change === undefined) return;
         let patch: RegistrationPatch;

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { createSqliteDialect } from '../src/db/sqlite-dialect.js';
-import { formatOps, median, row } from './stats.js';
+import { createSqliteDialect } from '../../src/db/sqlite-dialect.js';
+import { formatOps, median, row } from '../stats.js';
 
 interface Schema {
   users: { id: number; email: string; display_name: string; created_at: string };

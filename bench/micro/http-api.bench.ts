@@ -12,15 +12,15 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { buildApp } from '../src/app.js';
-import { migrateToLatest, openDatabase } from '../src/db/database.js';
-import type { Database } from '../src/db/schema.js';
-import { organizationsRepository } from '../src/resources/organizations/organizations.repository.js';
-import { tokensService } from '../src/resources/tokens/tokens.service.js';
-import { listenTls } from '../src/server/listener.js';
-import { ensureSelfSignedCertificate } from '../src/server/tls-certificate.js';
-import { seedUsers } from '../src/cli/seed.js';
-import { formatOps, median, row } from './stats.js';
+import { buildApp } from '../../src/app.js';
+import { migrateToLatest, openDatabase } from '../../src/db/database.js';
+import type { Database } from '../../src/db/schema.js';
+import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { listenTls } from '../../src/server/listener.js';
+import { ensureSelfSignedCertificate } from '../../src/server/tls-certificate.js';
+import { seedUsers } from '../../src/cli/seed.js';
+import { formatOps, median, row } from '../stats.js';
 
 const USERS = 1_000;
 const ROUNDS = 5;

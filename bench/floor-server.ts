@@ -1,0 +1,71 @@
+/**
+ * The floor: a bare `node:https` server with the API's certificate that answers every request with
+ * one pre-serialized response (the real server's status, Content-Type, Location and body bytes).
+ * It also measures the other floor, the raw password hash rate, with the very function the API
+ * hashes with, so the floor follows whatever algorithm and parameters src/lib/passwords.ts uses.
+ *
+ * argv: <cert file> <key file>. Sends {port} once listening; then answers `answer` and `hash` calls.
+ */
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { hashPassword } from '../src/lib/passwords.js';
+
+export interface FloorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+export interface HashRate {
+  rate: number;
+  /** The stored hash without salt and key: algorithm and parameters, e.g. `scrypt$16384$8$1`. */
+  scheme: string;
+  cpuPercent: number;
+}
+
+let answer: FloorAnswer = { status: 204, headers: {}, body: new Uint8Array() };
+
+const [certFile, keyFile] = process.argv.slice(2);
+const server = https.createServer({ cert: readFileSync(certFile!), key: readFileSync(keyFile!) }, (request, response) => {
+  request.resume();
+  request.on('end', () => {
+    response.writeHead(answer.status, { ...answer.headers, 'content-length': answer.body.byteLength });
+    response.end(answer.body);
+  });
+});
+// The API's listener keeps idle connections for as long as the client does; so does the floor.
+server.keepAliveTimeout = 0;
+
+/** Hashes per second with `concurrency` hashes in flight (the thread pool runs four at a time). */
+async function hashRate(seconds: number, concurrency: number): Promise<HashRate> {
+  let hashes = 0;
+  let sample = '';
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        sample = await hashPassword('benchmark1');
+        hashes += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { rate: hashes / elapsed, scheme: sample.split('$').slice(0, -2).join('$'), cpuPercent: ((cpu.user + cpu.system) / 1e6 / elapsed) * 100 };
+}
+
+process.on('message', (message: { id: number; type: 'answer' | 'hash'; answer?: FloorAnswer; seconds?: number; concurrency?: number }) => {
+  if (message.type === 'answer') {
+    answer = { ...message.answer!, body: Buffer.from(message.answer!.body) };
+    process.send!({ id: message.id, result: true });
+    return;
+  }
+  hashRate(message.seconds!, message.concurrency!).then((result) => process.send!({ id: message.id, result }));
+});
+process.on('disconnect', () => process.exit(0));
+
+server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));

@@ -1,0 +1,143 @@
+/** The benchmark's child processes: the API server, the floor and reference servers, the load generator. */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+/** The package root, from dist/bench. */
+export const ROOT = path.resolve(benchDir, '..', '..');
+export const CLI = path.join(ROOT, 'bin', 'training-api.js');
+
+/** CPU time (user + system) of a process so far, in seconds; undefined off Linux. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces, hence the last parenthesis): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 1/100 s on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resident memory of a process in bytes; undefined off Linux. */
+export function rssBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A child that answers each message sent with `call` by one message carrying the same id. */
+export interface Worker {
+  pid: number;
+  call<T>(message: object): Promise<T>;
+  /** The first message the child sends by itself (a server's port). */
+  ready: Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+export function forkWorker(module: string, args: string[] = [], execArgv: string[] = []): Worker {
+  const child = fork(path.join(benchDir, module), args, { serialization: 'advanced', execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let nextId = 1;
+  let onReady: (message: Record<string, unknown>) => void;
+  const ready = new Promise<Record<string, unknown>>((resolve) => (onReady = resolve));
+  child.on('message', (message: { id?: number; result?: unknown; error?: string }) => {
+    if (message.id === undefined) return onReady(message as Record<string, unknown>);
+    const waiting = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.error) waiting?.reject(new Error(message.error));
+    else waiting?.resolve(message.result);
+  });
+  child.on('exit', (code) => {
+    for (const waiting of pending.values()) waiting.reject(new Error(`${module} exited with code ${code}`));
+    pending.clear();
+  });
+  return {
+    pid: child.pid!,
+    call<T>(message: object) {
+      const id = nextId++;
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        child.send({ ...message, id });
+      });
+    },
+    ready,
+    stop: () => stopChild(child),
+  };
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+export interface ApiServer {
+  pid: number;
+  origin: string;
+  stop(): Promise<void>;
+}
+
+export interface ApiServerOptions {
+  databaseUrl: string;
+  dataDir: string;
+  certFile: string;
+  keyFile: string;
+  /** Extra node flags, such as --cpu-prof. */
+  nodeArgs?: string[];
+}
+
+/**
+ * `training-api serve` as a user runs it, with the request log on (to /dev/null) and the per-token
+ * rate limit off (it would stop the load long before the server does).
+ */
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      DATA_DIR: options.dataDir,
+      TLS_CERT_FILE: options.certFile,
+      TLS_KEY_FILE: options.keyFile,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /serving (https:\/\/[^/\s]+)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`The server exited with code ${code} before serving:\n${stderr}`)));
+  });
+  return { pid: child.pid!, origin, stop: () => stopChild(child) };
+}
+
+/** Runs the command line to completion; returns its standard output, or throws with its standard error. */
+export function runCli(args: string[], env: Record<string, string>, showProgress = false): Promise<string> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', showProgress ? 'inherit' : 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`training-api ${args.join(' ')} failed (${code}): ${stderr}`))));
+  });
+}

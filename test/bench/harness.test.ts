@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FloorAnswer, HashRate } from '../../bench/floor-server.js';
+import type { LoadJob, LoadResult } from '../../bench/load-generator.js';
+import { parseOptions } from '../../bench/options.js';
+import { forkWorker, type Worker } from '../../bench/processes.js';
+import { formatSummary, summarizeProfile } from '../../bench/profile-summary.js';
+import { summarize, tableOf, writeReport, newReport, type Round } from '../../bench/report.js';
+import { requestOf, selectScenarios, SCENARIOS } from '../../bench/scenarios.js';
+import { ensureSelfSignedCertificate } from '../../src/server/tls-certificate.js';
+
+// The benchmark harness itself, in seconds: options, plans, arithmetic, report, and one tiny real run against the floor.
+describe('benchmark harness', () => {
+  it('reads its options, refusing unknown ones', () => {
+    const full = parseOptions([], {}, '/out');
+    assert.deepEqual([full.engines, full.rounds, full.seconds, full.connections, full.scale, full.references], [['sqlite'], 5, 4, 50, true, true]);
+    const quick = parseOptions(['--quick'], { BENCH_POSTGRES_URL: 'postgres://localhost/bench' }, '/out');
+    assert.deepEqual([quick.engines, quick.rounds, quick.seconds, quick.scale, quick.references], [['sqlite'], 3, 1, false, false]);
+    const both = parseOptions(['--no-scale', '--scenario', 'get-user,create-user'], { BENCH_POSTGRES_URL: 'postgres://localhost/bench' }, '/out');
+    assert.deepEqual([both.engines, both.scale, both.scenarios], [['sqlite', 'postgres'], false, ['get-user', 'create-user']]);
+    assert.throws(() => parseOptions(['--fast'], {}, '/out'), /Unknown option '--fast'/);
+    assert.throws(() => parseOptions(['--engine', 'postgres'], {}, '/out'), /needs BENCH_POSTGRES_URL/);
+    assert.throws(() => parseOptions(['--engine', 'mysql'], {}, '/out'), /sqlite or postgres/);
+    assert.throws(() => parseOptions(['--rounds', '0'], {}, '/out'), /--rounds must be a positive integer/);
+    assert.throws(() => parseOptions(['--scenario', 'nope'], {}, '/out'), /Unknown scenario nope/);
+  });
+
+  it('plans requests in turn, with a number unique to the run in each body', () => {
+    const sample = { users: 3, userIds: ['a', 'b'], emails: ['a@x.io'], activeRegistrationIds: ['r1'], userfieldValues: { f: 1 } };
+    const [getUser] = selectScenarios(['get-user']);
+    const plan = getUser!.plan(sample, 'tag');
+    assert.deepEqual(
+      [0, 1, 2].map((n) => requestOf(plan, n, n).path),
+      ['/api/v5/users/a', '/api/v5/users/b', '/api/v5/users/a'],
+    );
+    const create = SCENARIOS.find((scenario) => scenario.id === 'create-user')!.plan(sample, 'tag');
+    assert.equal(JSON.parse(requestOf(create, 0, 7).body!).email, 'bench.tag.7@example.com');
+    const deep = SCENARIOS.find((scenario) => scenario.id === 'deep-offset')!.plan({ ...sample, users: 10_000 }, 'tag');
+    assert.deepEqual(deep.paths, ['/api/v5/users?limit=100&offset=9900']);
+  });
+
+  it('pairs each round with the floor round beside it and writes the report', () => {
+    const round = (rps: number): Round => ({ rps, p50: 2, p99: 9, cpuPercent: 90, rssMB: 80, failures: {} });
+    const floor = summarize('floor', 'floor', [round(1000), round(500), round(1000)]);
+    const server = summarize('server 10k', 'server', [round(500), round(400), round(300)], floor.rounds);
+    assert.equal(server.median.rps, 400);
+    assert.equal(server.ratio, 0.5); // 0.5, 0.8, 0.3
+    const scenario = {
+      engine: 'sqlite',
+      scenario: 'get-user',
+      title: 'GET /users/{id}',
+      status: 200,
+      responseBytes: 200,
+      loadavg: { start: [1], end: [1] },
+      targets: [floor, server],
+    };
+    assert.match(tableOf([scenario]), /sqlite\s+GET \/users\/\{id\}\s+server 10k\s+400\s+2\.0\s+9\.0\s+1,000\s+0\.50\s+90\s+80/);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      const report = newReport('quick', ['--quick'], { connections: 50, rounds: 3, seconds: 1, warmupSeconds: 0.5 });
+      report.scenarios.push(scenario);
+      const written = JSON.parse(readFileSync(writeReport(report, dir), 'utf8'));
+      assert.equal(written.scenarios[0].targets[1].ratio, 0.5);
+      assert.equal(written.machine.cpus > 0, true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('summarizes a CPU profile by module group and function', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
+    const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)', ''), children: [2, 3, 5] },
+        { id: 2, callFrame: frame('(idle)', ''), children: [] },
+        { id: 3, callFrame: frame('executeQuery', 'file:///app/dist/src/db/sqlite-dialect.js'), children: [4] },
+        { id: 4, callFrame: frame('all', ''), children: [] },
+        {
+          id: 5,
+          callFrame: frame('compileQuery', 'file:///app/node_modules/kysely/dist/esm/query-compiler/default-query-compiler.js'),
+          children: [],
+        },
+      ],
+      startTime: 0,
+      endTime: 500,
+      samples: [2, 4, 4, 5, 2],
+      timeDeltas: [0, 100, 100, 100, 100],
+    };
+    const file = join(dir, 'test.cpuprofile');
+    writeFileSync(file, JSON.stringify(profile));
+    try {
+      const summary = summarizeProfile(file);
+      // Percent of the busy samples, rounded: [self, inclusive].
+      const group = (name: string) => {
+        const share = summary.groups.find((candidate) => candidate.name === name)!;
+        return [Math.round(share.selfPercent), Math.round(share.inclusivePercent)];
+      };
+      assert.equal(summary.idlePercent, 25);
+      assert.deepEqual(group('SQLite statement (native)'), [67, 67]);
+      assert.deepEqual(group('ours: database layer'), [0, 67]);
+      assert.deepEqual(group('Kysely (build, compile, driver)'), [33, 33]);
+      assert.match(formatSummary(summary), /compileQuery kysely\/dist\/esm\/query-compiler\/default-query-compiler\.js:1/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe('a tiny real run', () => {
+    let dir: string;
+    let floor: Worker;
+    let load: Worker;
+    let origin: string;
+
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
+      await ensureSelfSignedCertificate(join(dir, 'tls'));
+      floor = forkWorker('floor-server.js', [join(dir, 'tls', 'cert.pem'), join(dir, 'tls', 'key.pem')]);
+      load = forkWorker('load-generator.js');
+      origin = `https://127.0.0.1:${((await floor.ready) as { port: number }).port}`;
+    });
+    after(async () => {
+      await floor.stop();
+      await load.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('loads the floor over HTTPS for a second and counts what it answered', async () => {
+      const answer: FloorAnswer = { status: 201, headers: { location: 'https://127.0.0.1/api/v5/users/1' }, body: new Uint8Array() };
+      await floor.call({ type: 'answer', answer });
+      const job: LoadJob = {
+        origin,
+        planKey: 'test',
+        plan: { method: 'POST', paths: ['/api/v5/users'], body: '{"n":{n}}' },
+        connections: 4,
+        seconds: 1,
+      };
+      const result = await load.call<LoadResult>({ job });
+      assert.ok(result.requests > 10, `only ${result.requests} requests`);
+      assert.deepEqual(result.failures, {});
+      assert.ok(result.p99 >= result.p50);
+    });
+
+    it('counts answers outside 2xx as failures', async () => {
+      await floor.call({ type: 'answer', answer: { status: 404, headers: {}, body: new Uint8Array() } });
+      const job: LoadJob = { origin, planKey: 'test-404', plan: { method: 'GET', paths: ['/x'] }, connections: 2, seconds: 0.5 };
+      const result = await load.call<LoadResult>({ job });
+      assert.ok(result.failures['404']! > 0);
+    });
+
+    it('measures the hash rate of the API password function', async () => {
+      const hash = await floor.call<HashRate>({ type: 'hash', seconds: 0.3, concurrency: 2 });
+      assert.ok(hash.rate > 0);
+      assert.match(hash.scheme, /\w/); // the algorithm and parameters, whatever passwords.ts uses
+    });
+  });
+});
