@@ -16,6 +16,8 @@ import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
 import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
+import { oauthRoutes } from './oauth/oauth.routes.js';
+import { oauthService } from './oauth/oauth.service.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -30,11 +32,14 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Per-token request budget; none when absent. */
   rateLimit?: RateLimitSettings;
+  /** How long an access token issued by POST /oauth/token lasts; one hour when absent. */
+  oauthTokenLifetimeSeconds?: number;
 }
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
 /** A balancer's probe gets its answer within this, even while the database does not answer at all. */
 const READINESS_TIMEOUT_MS = 2000;
+const DEFAULT_OAUTH_TOKEN_LIFETIME_SECONDS = 3600;
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
@@ -86,6 +91,10 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
       throw errors.databaseUnavailable();
     }
     return { status: 'ok' };
+  });
+
+  await app.register(oauthRoutes, {
+    service: oauthService(options.db, { tokenLifetimeSeconds: options.oauthTokenLifetimeSeconds ?? DEFAULT_OAUTH_TOKEN_LIFETIME_SECONDS }),
   });
 
   const resourceRoutes = resources.map((resource) => resource.routes(options.db));

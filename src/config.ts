@@ -18,6 +18,8 @@ export interface Config {
   /** Per-token request budget; undefined when RATE_LIMIT=off. */
   rateLimit?: RateLimitSettings;
   database: DatabaseLimits;
+  /** Lifetime of the access tokens POST /oauth/token issues. */
+  oauthTokenLifetimeSeconds: number;
   /** SQLite's `synchronous` pragma: FULL makes every acknowledged write survive a power loss. */
   sqliteSynchronous: SqliteSynchronous;
 }
@@ -43,13 +45,13 @@ function parsePort(value: string, name: string): number {
   return port;
 }
 
-const DURATION_UNITS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
+const DURATION_UNITS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** `30s`, `500ms`, `2m`, `1500` (milliseconds) → milliseconds, at least 1. */
+/** `30s`, `500ms`, `2m`, `1h`, `1500` (milliseconds) → milliseconds, at least 1. */
 export function parseDuration(value: string, name: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/i.exec(value.trim());
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i.exec(value.trim());
   const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? '').toLowerCase()]!) : 0;
-  if (ms < 1) throw new ConfigError(`${name} must be a duration such as 30s, 500ms or 2m (got "${value}")`);
+  if (ms < 1) throw new ConfigError(`${name} must be a duration such as 30s, 500ms, 2m or 1h (got "${value}")`);
   return ms;
 }
 
@@ -112,6 +114,13 @@ function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSett
   return limit && { ...limit, ...(redisUrl ? { redisUrl } : {}) };
 }
 
+/** Whole seconds, from one minute to one day: a client asks for a new token when it expires. */
+function oauthTokenLifetime(value: string): number {
+  const seconds = Math.floor(parseDuration(value, 'OAUTH_TOKEN_LIFETIME') / 1000);
+  if (seconds < 60 || seconds > 86_400) throw new ConfigError(`OAUTH_TOKEN_LIFETIME must be from 1m to 24h (got "${value}")`);
+  return seconds;
+}
+
 export const DEFAULT_DATA_DIR = './data';
 
 /** Reads the configuration from `env`; `overrides` come from command-line flags, keyed like the variables. */
@@ -144,6 +153,7 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
       idleTimeoutMs: duration('DATABASE_IDLE_TIMEOUT', '30s'),
       keepAliveMs: duration('DATABASE_KEEPALIVE', '30s'),
     },
+    oauthTokenLifetimeSeconds: oauthTokenLifetime(get('OAUTH_TOKEN_LIFETIME') ?? '1h'),
     sqliteSynchronous: parseSqliteSynchronous(get('SQLITE_SYNCHRONOUS') ?? 'full'),
   };
 }

@@ -21,6 +21,20 @@ export interface AccessTokensTable {
   last_used_date: string | null;
   expires_date: string | null;
   revoked_date: string | null;
+  /** The OAuth client the token was issued to (POST /oauth/token); null for a token made on the command line. */
+  client_id: string | null;
+}
+
+export interface OAuthClientsTable {
+  org_id: string;
+  id: string;
+  name: string;
+  secret_hash: string;
+  /** The scopes its tokens may carry, comma-separated. */
+  scopes: string;
+  created_date: string;
+  last_used_date: string | null;
+  revoked_date: string | null;
 }
 
 export interface UsersTable {
@@ -168,6 +182,7 @@ export interface UserfieldValuesTable {
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
+  oauth_clients: OAuthClientsTable;
   users: UsersTable;
   userfield_categories: UserfieldCategoriesTable;
   userfields: UserfieldsTable;

@@ -67,7 +67,8 @@ function rejectForbiddenKeys(key: string, value: unknown): unknown {
   return value;
 }
 
-function hasBody(request: FastifyRequest): boolean {
+/** Whether a request carries a body at all (a DELETE may name a Content-Type and send nothing). */
+export function hasBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
