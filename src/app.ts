@@ -11,7 +11,7 @@ import { registerNotFound } from './plugins/not-found.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
 import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
-import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
+import { createRateLimiter, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
 import { resources } from './resources/index.js';
@@ -31,7 +31,7 @@ export interface AppOptions {
   bodyLimit?: number;
   /** pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
-  /** Per-token request budget; none when absent. */
+  /** Request budgets (per token, per address, OAuth); none when absent. */
   rateLimit?: RateLimitSettings;
   /** How long an access token issued by POST /oauth/token lasts; one hour when absent. */
   oauthTokenLifetimeSeconds?: number;
@@ -65,10 +65,12 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   registerJsonParser(app);
   registerErrorHandler(app);
   registerProtocol(app, { trustProxy: options.trustProxy ?? false });
+  const limiter = options.rateLimit ? createRateLimiter(app, options.rateLimit) : undefined;
+  limiter?.screenAddresses();
   registerAuthentication(app, tokensService(options.db));
+  limiter?.countRequests();
   registerNotFound(app);
   registerAcceptCheck(app);
-  if (options.rateLimit) await registerRateLimit(app, options.rateLimit);
 
   // Every route rejects unknown query parameters (an `access_token=` among them), even those without filters.
   app.addHook('onRoute', (route) => {
@@ -96,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
 
   await app.register(oauthRoutes, {
     service: oauthService(options.db, { tokenLifetimeSeconds: options.oauthTokenLifetimeSeconds ?? DEFAULT_OAUTH_TOKEN_LIFETIME_SECONDS }),
+    clientBudget: limiter?.clientBudget,
   });
 
   const resourceRoutes = resources.map((resource) => resource.routes(options.db));

@@ -1,6 +1,6 @@
 import { engineOf } from './db/database.js';
 import type { DatabaseLimits, SqliteSynchronous } from './db/options.js';
-import type { RateLimitSettings } from './plugins/rate-limit.js';
+import type { Limit, RateLimitSettings } from './plugins/rate-limit.js';
 
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
@@ -15,7 +15,7 @@ export interface Config {
   logLevel: string;
   bodyLimit: number;
   dataDir: string;
-  /** Per-token request budget; undefined when RATE_LIMIT=off. */
+  /** Request budgets; undefined when RATE_LIMIT and OAUTH_RATE_LIMIT are both off. */
   rateLimit?: RateLimitSettings;
   database: DatabaseLimits;
   /** Lifetime of the access tokens POST /oauth/token issues. */
@@ -99,19 +99,20 @@ function parseLogLevel(value: string): string {
 
 const WINDOWS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
 
-/** `1200/minute` → settings; `off` → undefined. */
-export function parseRateLimit(value: string): Omit<RateLimitSettings, 'redisUrl'> | undefined {
+/** `1200/minute` → a limit; `off` → undefined. */
+export function parseRateLimit(value: string, name = 'RATE_LIMIT'): Limit | undefined {
   if (/^(off|none|0)$/i.test(value.trim())) return undefined;
   const match = /^(\d+)\s*\/\s*(second|minute|hour)$/i.exec(value.trim());
   if (!match || Number(match[1]) < 1) {
-    throw new ConfigError(`RATE_LIMIT must look like 1200/minute (per second, minute or hour) or off (got "${value}")`);
+    throw new ConfigError(`${name} must look like 1200/minute (per second, minute or hour) or off (got "${value}")`);
   }
   return { max: Number(match[1]), windowMs: WINDOWS[match[2]!.toLowerCase()]! };
 }
 
-function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSettings | undefined {
-  const limit = parseRateLimit(value);
-  return limit && { ...limit, ...(redisUrl ? { redisUrl } : {}) };
+function rateLimitOf(api: string, oauth: string, redisUrl: string | undefined): RateLimitSettings | undefined {
+  const settings: RateLimitSettings = { api: parseRateLimit(api), oauth: parseRateLimit(oauth, 'OAUTH_RATE_LIMIT') };
+  if (!settings.api && !settings.oauth) return undefined;
+  return { ...settings, ...(redisUrl ? { redisUrl } : {}) };
 }
 
 /** Whole seconds, from one minute to one day: a client asks for a new token when it expires. */
@@ -146,7 +147,7 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     logLevel: parseLogLevel(get('LOG_LEVEL') ?? 'info'),
     bodyLimit: parseByteSize(get('BODY_LIMIT') ?? '1mb'),
     dataDir,
-    rateLimit: rateLimitOf(get('RATE_LIMIT') ?? '1200/minute', get('REDIS_URL')),
+    rateLimit: rateLimitOf(get('RATE_LIMIT') ?? '1200/minute', get('OAUTH_RATE_LIMIT') ?? '30/minute', get('REDIS_URL')),
     database: {
       connectTimeoutMs: duration('DATABASE_CONNECT_TIMEOUT', '5s'),
       statementTimeoutMs: duration('DATABASE_STATEMENT_TIMEOUT', '10s'),

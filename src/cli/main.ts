@@ -76,6 +76,7 @@ const SETTINGS = [
   'database-keepalive',
   'sqlite-synchronous',
   'oauth-token-lifetime',
+  'oauth-rate-limit',
 ] as const;
 
 function parse(argv: string[]) {

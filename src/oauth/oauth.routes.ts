@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SCOPES } from '../auth/scopes.js';
 import { requestOrigin } from '../http/urls.js';
 import { hasBody } from '../plugins/protocol.js';
+import type { ClientBudget } from '../plugins/rate-limit.js';
 import { oauthErrors, NO_STORE } from './oauth-errors.js';
 import { OAuthErrorResponse, RevocationRequest, ServerMetadata, TokenRequest, TokenResponse } from './oauth.schemas.js';
 import type { OAuthService } from './oauth.service.js';
@@ -29,7 +30,10 @@ const CLIENT_AUTHENTICATED: Record<string, string[]>[] = [{ clientBasic: [] }];
 const REFUSALS = { 400: OAuthErrorResponse, 401: OAuthErrorResponse };
 
 /** The OAuth 2.0 endpoints: client credentials tokens, their revocation, and the server's metadata. */
-export const oauthRoutes: FastifyPluginAsyncTypebox<{ service: OAuthService }> = async (app, { service }) => {
+export const oauthRoutes: FastifyPluginAsyncTypebox<{ service: OAuthService; clientBudget?: ClientBudget }> = async (
+  app,
+  { service, clientBudget },
+) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => {
     try {
@@ -58,7 +62,10 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ service: OAuthService }> =
       },
     },
     async (request, reply) => {
-      const { client, response } = await service.token(request.headers.authorization, request.body ?? {});
+      const form = request.body ?? {};
+      const client = await service.authenticatedClient(request.headers.authorization, form);
+      await clientBudget?.(reply, client.id);
+      const response = await service.token(client, form);
       request.log.info({ orgId: client.orgId, clientId: client.id, scope: response.scope }, 'access token issued');
       return reply.headers(NO_STORE).send(response);
     },

@@ -31,15 +31,15 @@ export function oauthService(db: Kysely<Database>, settings: { tokenLifetimeSeco
   }
 
   return {
-    async token(authorization: string | undefined, form: TokenRequest): Promise<{ client: ClientInfo; response: TokenResponse }> {
-      const client = await authenticatedClient(authorization, form);
+    /** The client making a request, from HTTP Basic or the form, or the `invalid_client` refusal. */
+    authenticatedClient,
+
+    /** The token response for an authenticated client's grant request. */
+    async token(client: ClientInfo, form: TokenRequest): Promise<TokenResponse> {
       if (form.grant_type === undefined) throw oauthErrors.invalidRequest('grant_type is required; use client_credentials');
       if (form.grant_type !== 'client_credentials') throw oauthErrors.unsupportedGrantType(form.grant_type);
       const issued = await clients.issueToken(client, grantedScopes(client, form.scope), settings.tokenLifetimeSeconds);
-      return {
-        client,
-        response: { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: issued.scopes.join(' ') },
-      };
+      return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: issued.scopes.join(' ') };
     },
 
     /** RFC 7009: an unknown token is no error (the client could do nothing about it); another client's token is refused. */

@@ -46,8 +46,17 @@ export function routedPath(request: FastifyRequest): string {
   }
 }
 
-/** Health probes of a load balancer arrive straight, not through the TLS-terminating proxy. */
+/** Health probes of a load balancer arrive straight, not through the TLS-terminating proxy, and are never rate limited. */
 const PROBES = new Set(['/healthz', '/readyz']);
+
+export function isProbePath(path: string): boolean {
+  return PROBES.has(path);
+}
+
+/** The OAuth 2.0 endpoints (/oauth/token, /oauth/revoke), which answer in RFC 6749's shapes. */
+export function isOAuthPath(path: string): boolean {
+  return path.startsWith('/oauth/');
+}
 
 /**
  * Protocol rules that apply before any handler: X-Request-Id on every response, HTTPS behind a
@@ -56,7 +65,7 @@ const PROBES = new Set(['/healthz', '/readyz']);
 export function registerProtocol(app: FastifyInstance, options: { trustProxy: boolean }): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (options.trustProxy && request.headers['x-forwarded-proto'] !== 'https' && !PROBES.has(routedPath(request))) {
+    if (options.trustProxy && request.headers['x-forwarded-proto'] !== 'https' && !isProbePath(routedPath(request))) {
       throw errors.httpsRequired();
     }
   });

@@ -243,6 +243,22 @@ forEachEngine('users: lists, filters and paging', (h) => {
     assert.equal((await find({ lastLoginDate: `${year}` })).length, 0);
   });
 
+  it('takes date filters as JavaScript and other languages write them: fractional seconds, numeric offsets', async () => {
+    const find = async (createdDate: string) =>
+      (await h.get('users', { token: org.token, query: { limit: '100', createdDate } })).json().results as unknown[];
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    assert.equal((await find(`${hourAgo.toISOString()}/..`)).length, 100);
+    assert.equal((await find(`../${hourAgo.toISOString().replace('Z', '+00:00')}`)).length, 0);
+    const inParis = new Date(hourAgo.getTime() + 7_200_000).toISOString().replace('Z', '+02:00');
+    assert.equal((await find(`${inParis}/..`)).length, 100);
+    const encoded = await h.get(`users?limit=100&createdDate=${inParis.replace('+', '%2B')}/..`, { token: org.token });
+    assert.equal(encoded.json().results.length, 100);
+    // An unencoded + arrives as a space, and still means +.
+    const plusAsSpace = await h.get(`users?limit=100&createdDate=${inParis}/..`, { token: org.token });
+    assert.equal(plusAsSpace.statusCode, 200);
+    assert.equal(plusAsSpace.json().results.length, 100);
+  });
+
   it('treats LIKE wildcards in filters as plain characters', async () => {
     await h.create('users', { email: 'percent@example.com', lastName: '100% Sure_Thing' }, { token: org.token });
     const query = (lastName: string) => h.get('users', { token: org.token, query: { lastName } });

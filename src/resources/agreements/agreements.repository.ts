@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
+import { pageWindow } from '../../db/filters.js';
 import { withBooleans, type Row } from '../../db/rows.js';
 import type { AgreementsTable, Database, UserAgreementsTable } from '../../db/schema.js';
+import type { Paging } from '../../lib/paging.js';
 
 export type AgreementRow = Row<AgreementsTable>;
 export type AgreementPatch = Partial<Pick<AgreementRow, 'title' | 'text' | 'required' | 'updated_date'>>;
@@ -15,8 +17,15 @@ export interface AgreementOfUser extends AgreementRow {
 
 export function agreementsRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
-    async list(orgId: string): Promise<AgreementRow[]> {
-      const rows = await db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).execute();
+    /** Up to `limit + 1` agreements, standard then custom, so the caller can tell whether a next page exists. */
+    async list(orgId: string, paging: Paging): Promise<AgreementRow[]> {
+      const rows = await db
+        .selectFrom('agreements')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .orderBy('type', 'desc')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
       return rows.map((row) => withBooleans(row, ['required']));
     },
 
@@ -40,8 +49,11 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
       await db.updateTable('agreements').set(patch).where('org_id', '=', orgId).where('type', '=', type).execute();
     },
 
-    /** The organization's agreements (or the one of `type`) joined with the user's agreement to each. */
-    async ofUser(orgId: string, userId: string, type?: AgreementRow['type']): Promise<AgreementOfUser[]> {
+    /**
+     * The organization's agreements (or the one of `type`) joined with the user's agreement to each,
+     * standard then custom; up to `limit + 1` of them with `paging`.
+     */
+    async ofUser(orgId: string, userId: string, type?: AgreementRow['type'], paging?: Paging): Promise<AgreementOfUser[]> {
       const rows = await db
         .selectFrom('agreements')
         .leftJoin('user_agreements', (join) =>
@@ -54,6 +66,8 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
         .select(['user_agreements.title as agreed_title', 'user_agreements.text as agreed_text', 'user_agreements.agreed_date'])
         .where('agreements.org_id', '=', orgId)
         .$if(type !== undefined, (q) => q.where('agreements.type', '=', type!))
+        .orderBy('agreements.type', 'desc')
+        .$if(paging !== undefined, (q) => pageWindow(q, paging!))
         .execute();
       return rows.map((row) => withBooleans(row, ['required']));
     },

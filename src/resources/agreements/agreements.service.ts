@@ -4,19 +4,23 @@ import type { Database } from '../../db/schema.js';
 import { errors, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { findById, found } from '../../lib/not-found.js';
+import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';
 import { agreementsRepository, type AgreementOfUser, type AgreementPatch, type AgreementRow } from './agreements.repository.js';
-import { AGREEMENT_TYPES, type Agreement, type AgreementType, type PutAgreement, type UserAgreement } from './agreements.schemas.js';
+import {
+  AGREEMENT_TYPES,
+  type Agreement,
+  type AgreementQuery,
+  type AgreementType,
+  type PutAgreement,
+  type UserAgreement,
+  type UserAgreementQuery,
+} from './agreements.schemas.js';
 
 function isAgreementType(type: string): type is AgreementType {
   return (AGREEMENT_TYPES as readonly string[]).includes(type);
-}
-
-/** standard first, then custom. */
-function inTypeOrder<T extends { type: AgreementType }>(rows: T[]): T[] {
-  return rows.sort((a, b) => AGREEMENT_TYPES.indexOf(a.type) - AGREEMENT_TYPES.indexOf(b.type));
 }
 
 function toResponse(row: AgreementRow): Agreement {
@@ -55,8 +59,8 @@ export function agreementsService(db: Kysely<Database>) {
   }
 
   return {
-    async list(caller: Caller): Promise<Agreement[]> {
-      return inTypeOrder(await agreements.list(caller.orgId)).map(toResponse);
+    async list(caller: Caller, _query: AgreementQuery, paging: Paging): Promise<Agreement[]> {
+      return (await agreements.list(caller.orgId, paging)).map(toResponse);
     },
 
     async get(caller: Caller, type: string): Promise<Agreement> {
@@ -88,9 +92,9 @@ export function agreementsService(db: Kysely<Database>) {
       if (Object.keys(patch).length > 0) await agreements.update(caller.orgId, type, { ...patch, updated_date: at });
     },
 
-    async listForUser(caller: Caller, userId: string): Promise<UserAgreement[]> {
+    async listForUser(caller: Caller, userId: string, _query: UserAgreementQuery, paging: Paging): Promise<UserAgreement[]> {
       await requireUser(caller.orgId, userId);
-      return inTypeOrder(await agreements.ofUser(caller.orgId, userId)).map(toUserResponse);
+      return (await agreements.ofUser(caller.orgId, userId, undefined, paging)).map(toUserResponse);
     },
 
     async getForUser(caller: Caller, userId: string, type: string): Promise<UserAgreement> {

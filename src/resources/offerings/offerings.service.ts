@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { denseOrder, orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
-import { parseDateFilter } from '../../lib/date-filter.js';
+import { parseDateFilter, parseTimestamp } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
@@ -60,11 +60,17 @@ const SPANS = [
   ['registration_begin_date', 'registration_end_date', 'registrationEndDate', 'registrationBeginDate'],
 ] as const;
 
+/** The stored form of a date input: UTC to the second; a value that is no real moment stays as sent, for `dateErrors` to refuse. */
+function storedDate(value: string | null): string | null {
+  return value === null ? null : (parseTimestamp(value) ?? value);
+}
+
 /** The dates an offering will have: the input's where given (`null` clears), else the current ones. */
 function datesOf(input: CreateOffering | UpdateOffering, current?: Dates): Dates {
   const dates = { begin_date: null, end_date: null, registration_begin_date: null, registration_end_date: null, ...current };
   for (const [property, column] of DATE_PROPERTIES) {
-    if (input[property] !== undefined) dates[column] = input[property];
+    const value = input[property];
+    if (value !== undefined) dates[column] = storedDate(value);
   }
   return dates;
 }
@@ -74,7 +80,7 @@ function dateErrors(input: CreateOffering | UpdateOffering, dates: Dates): Field
   const fieldErrors: FieldErrors = {};
   for (const [property] of DATE_PROPERTIES) {
     const value = input[property];
-    if (value && parseDateFilter(value) === undefined) fieldErrors[property] = TIMESTAMP_MESSAGE;
+    if (value && parseTimestamp(value) === undefined) fieldErrors[property] = TIMESTAMP_MESSAGE;
   }
   for (const [begin, end, endProperty, beginProperty] of SPANS) {
     const [from, to] = [dates[begin], dates[end]];
@@ -174,7 +180,8 @@ export function offeringsService(db: Kysely<Database>) {
         const categoryIds = await validate(trx, orgId, input, row);
         const patch: OfferingPatch = {};
         for (const [property, column] of DATE_PROPERTIES) {
-          if (input[property] !== undefined) patch[column] = input[property];
+          const value = input[property];
+          if (value !== undefined) patch[column] = storedDate(value);
         }
         if (input.title !== undefined) patch.title = input.title;
         if (input.catalogDescription !== undefined) patch.catalog_description = input.catalogDescription || null;

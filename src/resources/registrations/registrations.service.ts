@@ -21,6 +21,7 @@ import {
 } from './registrations.schemas.js';
 
 const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
+const ALREADY_EJECTED = 'the registration is already ejected';
 const NOT_OPEN = 'The offering is not open for registration';
 const USER_DEACTIVATED = 'The user is deactivated; reactivate it to register it';
 const ALREADY_ACTIVE = 'The user already has an active registration for this offering';
@@ -51,10 +52,12 @@ interface Grading {
 
 /**
  * What a PUT asks of the registration in `current` status: to eject it, to grade it, or nothing at
- * all when it only names the current status (ejecting an ejected registration, or PUTting back what
- * was read). Read-only properties were ignored by the schema.
+ * all when it only names the current status (PUTting back what was read; ejecting an ejected
+ * registration is refused). Read-only properties were ignored by the schema.
  */
 function changeOf(input: UpdateRegistration, current: RegistrationStatus): 'eject' | Grading | undefined {
+  // v5: ejecting answers 400 when the registration is not active.
+  if (input.status === 'ejected' && current === 'ejected' && input.grade === undefined) throw errors.fieldErrors({ status: ALREADY_EJECTED });
   const status = input.status === current ? undefined : input.status;
   if (status !== undefined && status !== 'ejected') throw errors.fieldErrors({ status: STATUS_NOT_SETTABLE });
   if (status !== undefined && input.grade !== undefined) {
@@ -69,7 +72,7 @@ function changeOf(input: UpdateRegistration, current: RegistrationStatus): 'ejec
   throw errors.badRequest('Nothing to change: send {"status": "ejected"} or {"grade": n}');
 }
 
-// The state table. Eject: active → ejected; graded → refused (ejected → ejected changes nothing, above).
+// The state table. Eject: active → ejected; graded → refused (ejected → ejected is refused above).
 
 function ejected(row: RegistrationRow, at: string): RegistrationPatch {
   if (row.status !== 'active') throw errors.fieldErrors({ status: EJECT_AFTER_GRADE });

@@ -100,7 +100,7 @@ function patchOf(field: UserfieldRow, input: Definition): UserfieldPatch {
 }
 
 /** Moves the field into `target` (the end unless `orderIndex`), or to `orderIndex` within its own category. */
-async function placeField(trx: Transaction<Database>, field: PlacedUserfieldRow, target: CategoryRow | undefined, orderIndex?: number) {
+async function placeField(trx: Transaction<Database>, field: PlacedUserfieldRow, target: Pick<CategoryRow, 'id'> | undefined, orderIndex?: number) {
   const { org_id: orgId, category_id: categoryId } = field;
   if (target && target.id !== categoryId) {
     if (categoryId !== null) await fieldsOfCategory(trx, orgId, categoryId).closeGap(field.order_index!);
@@ -185,13 +185,20 @@ export function userfieldsService(db: Kysely<Database>) {
           fieldErrors.name ??= 'cannot be changed on a predefined userfield';
         }
         const moving = input.categoryId !== undefined || input.categoryName !== undefined;
-        const { existing: target, newName } = moving ? await chooseCategory(trx, orgId, input, fieldErrors) : {};
-        if (newName !== undefined) fieldErrors.categoryName = 'no category has this name';
+        const { existing, newName } = moving ? await chooseCategory(trx, orgId, input, fieldErrors) : {};
         if (input.orderIndex !== undefined && !moving && field.category_id === null) {
           fieldErrors.orderIndex = 'the userfield is in no category; send categoryId or categoryName to place it';
         }
+        // categoryType names the type of the category the field is to be in; it never changes an existing category's type.
+        const placedIn = moving ? existing?.type : (field.category_type ?? undefined);
+        if (input.categoryType !== undefined && newName === undefined && !fieldErrors.categoryId && !fieldErrors.categoryName) {
+          if (placedIn === undefined) fieldErrors.categoryType = 'the userfield is in no category; send categoryId or categoryName to place it';
+          else if (placedIn !== input.categoryType) fieldErrors.categoryType = `does not match the category, which is ${placedIn}`;
+        }
         failIfAny(fieldErrors, updateFailureMessage(fieldErrors));
 
+        // An unknown categoryName creates the category, as on create.
+        const target = newName === undefined ? existing : await addCategory(trx, orgId, { name: newName, type: input.categoryType ?? 'public' });
         const patch = patchOf(field, input);
         if (Object.keys(patch).length > 0) await userfieldsRepository(trx).update(orgId, id, patch);
         if (input.options) {
