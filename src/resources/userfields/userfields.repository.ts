@@ -67,6 +67,13 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
       return rows.map(userfieldRow);
     },
 
+    /** The fields with these ids, read without a lock. */
+    async findMany(orgId: string, ids: readonly string[]): Promise<UserfieldRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('userfields').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute();
+      return rows.map(userfieldRow);
+    },
+
     async insert(row: UserfieldRow): Promise<void> {
       await db.insertInto('userfields').values(row).execute();
     },

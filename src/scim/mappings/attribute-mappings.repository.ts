@@ -1,34 +1,38 @@
 import type { Kysely } from 'kysely';
-import type { Database, ScimAttributeMappingsTable, UserfieldsTable } from '../../db/schema.js';
+import type { Database, ScimAttributeMappingsTable } from '../../db/schema.js';
+import { userfieldsRepository, type UserfieldRow } from '../../resources/userfields/userfields.repository.js';
 
 export type AttributeMappingRow = ScimAttributeMappingsTable;
 /** A mapping with the userfield it feeds. */
-export type MappedUserfieldRow = AttributeMappingRow & { field: UserfieldsTable };
+export type MappedUserfieldRow = AttributeMappingRow & { field: UserfieldRow };
 
 export function attributeMappingsRepository(db: Kysely<Database>) {
-  return {
-    list(orgId: string): Promise<AttributeMappingRow[]> {
-      return db.selectFrom('scim_attribute_mappings').selectAll().where('org_id', '=', orgId).orderBy('attribute_key').execute();
-    },
+  function list(orgId: string): Promise<AttributeMappingRow[]> {
+    return db.selectFrom('scim_attribute_mappings').selectAll().where('org_id', '=', orgId).orderBy('attribute_key').execute();
+  }
 
-    /** Every mapping with its userfield, in one query (a SCIM request needs them all to read or write a user). */
+  return {
+    list,
+
+    /**
+     * Every mapping with its userfield. Two plain queries, the second only when something is mapped:
+     * every SCIM request asks, and most organizations map nothing.
+     */
     async withUserfields(orgId: string): Promise<MappedUserfieldRow[]> {
-      const rows = await db
-        .selectFrom('scim_attribute_mappings as m')
-        .innerJoin('userfields as f', (join) => join.onRef('f.org_id', '=', 'm.org_id').onRef('f.id', '=', 'm.userfield_id'))
-        .selectAll('f')
-        .select(['m.attribute', 'm.attribute_key', 'm.userfield_id', 'm.created_date as mapped_date'])
-        .where('m.org_id', '=', orgId)
-        .orderBy('m.attribute_key')
-        .execute();
-      return rows.map(({ attribute, attribute_key, userfield_id, mapped_date, ...field }) => ({
-        org_id: orgId,
-        attribute,
-        attribute_key,
-        userfield_id,
-        created_date: mapped_date,
-        field,
-      }));
+      const mappings = await list(orgId);
+      if (mappings.length === 0) return [];
+      const fields = new Map(
+        (
+          await userfieldsRepository(db).findMany(
+            orgId,
+            mappings.map((m) => m.userfield_id),
+          )
+        ).map((f) => [f.id, f]),
+      );
+      return mappings.flatMap((mapping) => {
+        const field = fields.get(mapping.userfield_id);
+        return field ? [{ ...mapping, field }] : [];
+      });
     },
 
     async save(row: AttributeMappingRow): Promise<void> {

@@ -5,15 +5,14 @@ import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js
 import { isId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { userfieldsRepository } from '../../resources/userfields/userfields.repository.js';
+import { userfieldsRepository, type UserfieldRow } from '../../resources/userfields/userfields.repository.js';
 import { parseMappedAttribute, type MappedAttribute } from './mapped-attribute.js';
 import { attributeMappingsRepository } from './attribute-mappings.repository.js';
 import type { AttributeMappings, UpdateAttributeMappings } from './attribute-mappings.schemas.js';
-import type { UserfieldsTable } from '../../db/schema.js';
 
 /** A mapped attribute with the userfield it feeds, as the SCIM surface uses it. */
 export interface MappedUserfield extends MappedAttribute {
-  field: UserfieldsTable;
+  field: UserfieldRow;
 }
 
 export function attributeMappingsService(db: Kysely<Database>) {
