@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { main } from '../../src/cli/main.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
+import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
 
 const DEPARTMENT = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department';
@@ -12,12 +12,7 @@ for (const engine of ENGINES) {
     let database: TestDatabase;
     let app: ApiInstance;
 
-    async function cli(...argv: string[]) {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await main(argv, { DATABASE_URL: database.url }, { out: (line) => out.push(line), err: (line) => err.push(line) });
-      return { code, out: out.join('\n'), err: err.join('\n') };
-    }
+    const cli = (...argv: string[]) => runCli(database.url, ...argv);
 
     before(async () => {
       database = await createTestDatabase(engine);

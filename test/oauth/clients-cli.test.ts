@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
 
 for (const engine of ENGINES) {
@@ -9,12 +9,7 @@ for (const engine of ENGINES) {
     let database: TestDatabase;
     let orgId: string;
 
-    async function cli(...argv: string[]) {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await main(argv, { DATABASE_URL: database.url }, { out: (line) => out.push(line), err: (line) => err.push(line) });
-      return { code, out: out.join('\n'), err: err.join('\n') };
-    }
+    const cli = (...argv: string[]) => runCli(database.url, ...argv);
 
     before(async () => {
       database = await createTestDatabase(engine);
