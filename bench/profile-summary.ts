@@ -71,17 +71,28 @@ const GROUPS: [string, RegExp][] = [
 ];
 
 const TOP = 30;
+const ROOT = '(root)';
 
-const SPECIAL: Record<string, string> = {
-  '(idle)': 'idle',
-  '(program)': 'V8 and native code outside JavaScript (program)',
-  '(garbage collector)': 'garbage collector',
-};
+const SPECIAL = new Map([
+  ['(idle)', 'idle'],
+  ['(program)', 'V8 and native code outside JavaScript (program)'],
+  ['(garbage collector)', 'garbage collector'],
+  ['(root)', ROOT],
+]);
 
-/** The group of a frame with a source; frames without one (native functions, generated code) take their caller's. */
-function groupOfUrl(url: string): string | undefined {
-  if (!url) return undefined;
-  return GROUPS.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other';
+const STATEMENT = 'SQLite statement (native)';
+const SOCKET_WRITE = 'socket write: TLS encryption and syscall (native)';
+
+/** The group of a frame; frames without a source (native functions, generated code) mostly take their caller's. */
+function groupOf(frame: CallFrame, callerGroup: string): string {
+  // better-sqlite3's native calls show as the self time of the dialect function making them.
+  if (frame.functionName === 'runStatement' && frame.url.endsWith('/db/sqlite-dialect.js')) return STATEMENT;
+  if (!frame.url) {
+    if (callerGroup === 'ours: database layer') return STATEMENT;
+    if (/^(writev|writeBuffer|write\w*String)$/.test(frame.functionName) && callerGroup.startsWith('net,')) return SOCKET_WRITE;
+    return callerGroup;
+  }
+  return GROUPS.find(([, pattern]) => pattern.test(frame.url))?.[0] ?? 'other';
 }
 
 function shortUrl(url: string): string {
@@ -118,11 +129,9 @@ export function summarizeProfile(file: string, window?: [number, number]): Profi
     let inherited = 'other';
     for (let index = frames.length - 1; index >= 0; index -= 1) {
       const frame = frames[index]!.callFrame;
-      const special = SPECIAL[frame.functionName];
-      let group = special ?? groupOfUrl(frame.url) ?? inherited;
-      // A native call made by our SQLite dialect is the statement itself running.
-      if (!frame.url && !special && inherited === 'ours: database layer') group = 'SQLite statement (native)';
-      inherited = group;
+      const special = SPECIAL.get(frame.functionName);
+      const group = special ?? groupOf(frame, inherited);
+      inherited = group === ROOT ? 'node (other)' : group;
       result[index] = { key: special ? frame.functionName : functionKey(frame), group };
     }
     stacks.set(id, result);
@@ -162,7 +171,7 @@ export function summarizeProfile(file: string, window?: [number, number]): Profi
   const busy = total - idle || 1;
   const shares = (self: Map<string, number>, inclusive: Map<string, number>) =>
     [...inclusive.keys()]
-      .filter((name) => name !== '(root)')
+      .filter((name) => name !== ROOT)
       .map((name) => ({ name, selfPercent: ((self.get(name) ?? 0) / busy) * 100, inclusivePercent: ((inclusive.get(name) ?? 0) / busy) * 100 }));
   const functions = shares(functionSelf, functionInclusive);
   return {
