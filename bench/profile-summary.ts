@@ -233,11 +233,14 @@ export function formatSummary(summary: ProfileSummary): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = process.argv[2];
-  if (!file) {
-    console.error('Usage: node dist/bench/profile-summary.js <file.cpuprofile>');
+  // `--last <seconds>`: only the samples of the profile's last seconds (the measured load, not start-up).
+  const [file, flag, seconds] = process.argv.slice(2);
+  if (!file || (flag !== undefined && (flag !== '--last' || !(Number(seconds) > 0)))) {
+    console.error('Usage: node dist/bench/profile-summary.js <file.cpuprofile> [--last <seconds>]');
     process.exitCode = 2;
   } else {
-    console.log(formatSummary(summarizeProfile(file)));
+    const { endTime } = JSON.parse(readFileSync(file, 'utf8')) as { endTime: number };
+    const window: [number, number] | undefined = flag ? [endTime - Number(seconds) * 1e6, endTime] : undefined;
+    console.log(formatSummary(summarizeProfile(file, window)));
   }
 }
