@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import { User } from '../src/resources/users/users.schemas.js';
-import { toResponse } from '../src/resources/users/users.service.js';
+import { tagsOf } from '../src/lib/tags.js';
 
 const [mode, certFile, keyFile, userJson, databaseFile, orgId] = process.argv.slice(2);
 const app = Fastify({ https: { cert: readFileSync(certFile!), key: readFileSync(keyFile!) }, logger: false });
@@ -23,12 +23,17 @@ if (mode === 'fastify') {
   app.get('/api/v5/users/:id', { schema }, async () => user);
 } else {
   const database = new BetterSqlite3(databaseFile!, { readonly: true });
+  // Columns named as the API names them; empty ones are left out, as the users service does.
   const find = database.prepare(
-    'select id, first_name, last_name, username, email, locale, tags, created_date, last_login_date from users where org_id = ? and id = ?',
+    'select id, first_name as firstName, last_name as lastName, username, email, locale, tags, created_date as createdDate, ' +
+      'last_login_date as lastLoginDate from users where org_id = ? and id = ?',
   );
   app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
-    const row = find.get(orgId, request.params.id) as Parameters<typeof toResponse>[0] | undefined;
-    return row ? toResponse(row) : reply.code(404).send();
+    const row = find.get(orgId, request.params.id) as Record<string, string | null> | undefined;
+    if (!row) return reply.code(404).send();
+    const user: Record<string, unknown> = Object.fromEntries(Object.entries(row).filter(([, value]) => value));
+    if (row.tags) user.tags = tagsOf(row.tags);
+    return user;
   });
 }
 

@@ -11,11 +11,14 @@ import { registerNotFound } from './plugins/not-found.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
 import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
-import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit.js';
+import { createRateLimiter, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
 import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
+import { oauthRoutes } from './oauth/oauth.routes.js';
+import { oauthService } from './oauth/oauth.service.js';
+import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -28,13 +31,16 @@ export interface AppOptions {
   bodyLimit?: number;
   /** pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
-  /** Per-token request budget; none when absent. */
+  /** Request budgets (per token, per address, OAuth); none when absent. */
   rateLimit?: RateLimitSettings;
+  /** How long an access token issued by POST /oauth/token lasts; one hour when absent. */
+  oauthTokenLifetimeSeconds?: number;
 }
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
 /** A balancer's probe gets its answer within this, even while the database does not answer at all. */
 const READINESS_TIMEOUT_MS = 2000;
+const DEFAULT_OAUTH_TOKEN_LIFETIME_SECONDS = 3600;
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
@@ -59,10 +65,12 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   registerJsonParser(app);
   registerErrorHandler(app);
   registerProtocol(app, { trustProxy: options.trustProxy ?? false });
+  const limiter = options.rateLimit ? createRateLimiter(app, options.rateLimit) : undefined;
+  limiter?.screenAddresses();
   registerAuthentication(app, tokensService(options.db));
+  limiter?.countRequests();
   registerNotFound(app);
   registerAcceptCheck(app);
-  if (options.rateLimit) await registerRateLimit(app, options.rateLimit);
 
   // Every route rejects unknown query parameters (an `access_token=` among them), even those without filters.
   app.addHook('onRoute', (route) => {
@@ -88,6 +96,11 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     return { status: 'ok' };
   });
 
+  await app.register(oauthRoutes, {
+    service: oauthService(options.db, { tokenLifetimeSeconds: options.oauthTokenLifetimeSeconds ?? DEFAULT_OAUTH_TOKEN_LIFETIME_SECONDS }),
+    clientBudget: limiter?.clientBudget,
+  });
+
   const resourceRoutes = resources.map((resource) => resource.routes(options.db));
   for (const prefix of API_BASES) {
     await app.register(
@@ -100,5 +113,6 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
       { prefix },
     );
   }
+  await app.register(scimPlugin, { prefix: SCIM_BASE, db: options.db });
   return app;
 }

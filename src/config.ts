@@ -1,6 +1,6 @@
 import { engineOf } from './db/database.js';
 import type { DatabaseLimits, SqliteSynchronous } from './db/options.js';
-import type { RateLimitSettings } from './plugins/rate-limit.js';
+import type { Limit, RateLimitSettings } from './plugins/rate-limit.js';
 
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
@@ -15,9 +15,11 @@ export interface Config {
   logLevel: string;
   bodyLimit: number;
   dataDir: string;
-  /** Per-token request budget; undefined when RATE_LIMIT=off. */
+  /** Request budgets; undefined when RATE_LIMIT and OAUTH_RATE_LIMIT are both off. */
   rateLimit?: RateLimitSettings;
   database: DatabaseLimits;
+  /** Lifetime of the access tokens POST /oauth/token issues. */
+  oauthTokenLifetimeSeconds: number;
   /** SQLite's `synchronous` pragma: FULL makes every acknowledged write survive a power loss. */
   sqliteSynchronous: SqliteSynchronous;
 }
@@ -43,13 +45,13 @@ function parsePort(value: string, name: string): number {
   return port;
 }
 
-const DURATION_UNITS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
+const DURATION_UNITS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** `30s`, `500ms`, `2m`, `1500` (milliseconds) → milliseconds, at least 1. */
+/** `30s`, `500ms`, `2m`, `1h`, `1500` (milliseconds) → milliseconds, at least 1. */
 export function parseDuration(value: string, name: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/i.exec(value.trim());
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i.exec(value.trim());
   const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? '').toLowerCase()]!) : 0;
-  if (ms < 1) throw new ConfigError(`${name} must be a duration such as 30s, 500ms or 2m (got "${value}")`);
+  if (ms < 1) throw new ConfigError(`${name} must be a duration such as 30s, 500ms, 2m or 1h (got "${value}")`);
   return ms;
 }
 
@@ -97,19 +99,27 @@ function parseLogLevel(value: string): string {
 
 const WINDOWS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
 
-/** `1200/minute` → settings; `off` → undefined. */
-export function parseRateLimit(value: string): Omit<RateLimitSettings, 'redisUrl'> | undefined {
+/** `1200/minute` → a limit; `off` → undefined. */
+export function parseRateLimit(value: string, name = 'RATE_LIMIT'): Limit | undefined {
   if (/^(off|none|0)$/i.test(value.trim())) return undefined;
   const match = /^(\d+)\s*\/\s*(second|minute|hour)$/i.exec(value.trim());
   if (!match || Number(match[1]) < 1) {
-    throw new ConfigError(`RATE_LIMIT must look like 1200/minute (per second, minute or hour) or off (got "${value}")`);
+    throw new ConfigError(`${name} must look like 1200/minute (per second, minute or hour) or off (got "${value}")`);
   }
   return { max: Number(match[1]), windowMs: WINDOWS[match[2]!.toLowerCase()]! };
 }
 
-function rateLimitOf(value: string, redisUrl: string | undefined): RateLimitSettings | undefined {
-  const limit = parseRateLimit(value);
-  return limit && { ...limit, ...(redisUrl ? { redisUrl } : {}) };
+function rateLimitOf(api: string, oauth: string, redisUrl: string | undefined): RateLimitSettings | undefined {
+  const settings: RateLimitSettings = { api: parseRateLimit(api), oauth: parseRateLimit(oauth, 'OAUTH_RATE_LIMIT') };
+  if (!settings.api && !settings.oauth) return undefined;
+  return { ...settings, ...(redisUrl ? { redisUrl } : {}) };
+}
+
+/** Whole seconds, from one minute to one day: a client asks for a new token when it expires. */
+function oauthTokenLifetime(value: string): number {
+  const seconds = Math.floor(parseDuration(value, 'OAUTH_TOKEN_LIFETIME') / 1000);
+  if (seconds < 60 || seconds > 86_400) throw new ConfigError(`OAUTH_TOKEN_LIFETIME must be from 1m to 24h (got "${value}")`);
+  return seconds;
 }
 
 export const DEFAULT_DATA_DIR = './data';
@@ -137,13 +147,14 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     logLevel: parseLogLevel(get('LOG_LEVEL') ?? 'info'),
     bodyLimit: parseByteSize(get('BODY_LIMIT') ?? '1mb'),
     dataDir,
-    rateLimit: rateLimitOf(get('RATE_LIMIT') ?? '1200/minute', get('REDIS_URL')),
+    rateLimit: rateLimitOf(get('RATE_LIMIT') ?? '1200/minute', get('OAUTH_RATE_LIMIT') ?? '30/minute', get('REDIS_URL')),
     database: {
       connectTimeoutMs: duration('DATABASE_CONNECT_TIMEOUT', '5s'),
       statementTimeoutMs: duration('DATABASE_STATEMENT_TIMEOUT', '10s'),
       idleTimeoutMs: duration('DATABASE_IDLE_TIMEOUT', '30s'),
       keepAliveMs: duration('DATABASE_KEEPALIVE', '30s'),
     },
+    oauthTokenLifetimeSeconds: oauthTokenLifetime(get('OAUTH_TOKEN_LIFETIME') ?? '1h'),
     sqliteSynchronous: parseSqliteSynchronous(get('SQLITE_SYNCHRONOUS') ?? 'full'),
   };
 }

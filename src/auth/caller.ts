@@ -4,6 +4,8 @@ import type { Scope } from './scopes.js';
 export interface Caller {
   orgId: string;
   tokenId: string;
+  /** The OAuth client the token was issued to, when it came from POST /oauth/token. */
+  clientId?: string;
   scopes: readonly Scope[];
 }
 

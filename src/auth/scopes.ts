@@ -1,6 +1,18 @@
-/** What a token may do: `read` every GET, `write` everything else. */
-export const SCOPES = ['read', 'write'] as const;
+/**
+ * What a token may do: `read` every GET of the v5 API, `write` everything else there; `scim` the
+ * provisioning API (/scim/v2) and nothing of v5. A token may carry both kinds.
+ */
+export const SCOPES = ['read', 'write', 'scim'] as const;
 export type Scope = (typeof SCOPES)[number];
+/** What a token gets when no scope is asked for: the v5 API, not provisioning. */
+export const DEFAULT_SCOPES: readonly Scope[] = ['read', 'write'];
+
+/** What each scope allows, for the OpenAPI document. */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  read: 'GET everything of the API',
+  write: 'everything of the API',
+  scim: 'the SCIM 2.0 provisioning API (/scim/v2), nothing of v5',
+};
 
 /** `read,write` or `read write` → the scopes named; an unknown or missing scope is refused. */
 export function parseScopes(input: string): Scope[] {

@@ -2,8 +2,12 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config, type Env } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
-import { parseScopes } from '../auth/scopes.js';
+import { parseScopes, type Scope } from '../auth/scopes.js';
+import { clientsService } from '../oauth/clients.service.js';
 import { tokensService } from '../resources/tokens/tokens.service.js';
+import type { Caller } from '../auth/caller.js';
+import { ApiError } from '../lib/errors.js';
+import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 import { copyCommand } from './copy.js';
 import { MAX_SEEDED_REGISTRATIONS, MAX_SEEDED_USERFIELD_VALUES, seed } from './seed.js';
 
@@ -14,21 +18,35 @@ Commands:
   migrate                                 apply pending database migrations
   orgs create --name <name>               create an organization; prints its id
   orgs list                               list organizations
-  tokens create --org <orgId> [--name <label>] [--scopes read,write] [--expires <ISO date>]
+  tokens create --org <orgId> [--name <label>] [--scopes read,write,scim] [--expires <ISO date>]
                                           create an access token; prints it (shown only this once)
   tokens list --org <orgId>               list an organization's tokens (never the secrets)
   tokens revoke <tokenId>                 revoke a token; effective on its next request
+  clients create --org <orgId> [--name <label>] [--scopes read,write]
+                                          create an OAuth client; prints its id and secret (shown only this once)
+  clients list --org <orgId>              list an organization's OAuth clients (never the secrets)
+  clients revoke <clientId>               revoke a client and every token issued to it, at once
   seed --org <orgId> --users <n> [--userfield-values <k>] [--registrations <k>]
                                           add n realistic demo users, each with values in k demo
                                           userfields (up to 10) and active registrations in k demo
                                           offerings (up to 100), with a progress bar
   copy --from <url> --to <url>            copy every organization's data into an empty database
                                           (sqlite:<path> or postgres://...), all or nothing
+  scim attributes --org <orgId>           list the SCIM attributes mapped onto userfields
+  scim map --org <orgId> --attribute <SCIM attribute> --userfield <userfieldId>
+                                          map a SCIM attribute (enterprise extension, ...) onto a userfield
+  scim unmap --org <orgId> --attribute <SCIM attribute>
+                                          remove a mapping
 
 Options:
   --json                                  print JSON instead of bare values
   --<setting> <value>                     any setting of the environment, e.g. --database-url, --port
   -h, --help                              this help`;
+
+/** The organization's administrator at the command line, for services that take a caller. */
+function commandLineCaller(orgId: string): Caller {
+  return { orgId, tokenId: 'command-line', scopes: ['read', 'write'] };
+}
 
 /** Thrown for a mistake of the caller: printed without a stack trace, exit code 2. */
 class UsageError extends Error {}
@@ -57,6 +75,8 @@ const SETTINGS = [
   'database-idle-timeout',
   'database-keepalive',
   'sqlite-synchronous',
+  'oauth-token-lifetime',
+  'oauth-rate-limit',
 ] as const;
 
 function parse(argv: string[]) {
@@ -75,6 +95,8 @@ function parse(argv: string[]) {
       registrations: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
+      attribute: { type: 'string' },
+      userfield: { type: 'string' },
       ...Object.fromEntries(SETTINGS.map((setting) => [setting, { type: 'string' as const }])),
     },
   });
@@ -106,6 +128,15 @@ async function organizationOf(db: DatabaseHandle['db'], orgId: string | undefine
   const id = required(orgId, '--org');
   if (!(await organizationsRepository(db).find(id))) throw new UsageError(`No organization has the id ${id}`);
   return id;
+}
+
+/** The `--scopes` value; an empty one is refused like any other list without a scope, not read as "all scopes". */
+function scopesOption(value: string | undefined): Scope[] | undefined {
+  try {
+    return value === undefined ? undefined : parseScopes(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 async function withDatabase<T>(config: Config, work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -163,6 +194,29 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
         print(organizations, table(organizations, ['id', 'name', 'createdDate']));
         return 0;
       });
+    case 'clients create':
+      return withDatabase(config, async ({ db }) => {
+        const orgId = await organizationOf(db, values.org);
+        const { secret, info } = await clientsService(db).create(orgId, { name: values.name, scopes: scopesOption(values.scopes) });
+        print({ clientId: info.id, clientSecret: secret, ...info }, `${info.id}\t${secret}`);
+        return 0;
+      });
+    case 'clients list':
+      return withDatabase(config, async ({ db }) => {
+        const clients = await clientsService(db).list(await organizationOf(db, values.org));
+        print(
+          clients,
+          table(clients as unknown as Record<string, unknown>[], ['id', 'name', 'scopes', 'createdDate', 'lastUsedDate', 'revokedDate']),
+        );
+        return 0;
+      });
+    case 'clients revoke':
+      return withDatabase(config, async ({ db }) => {
+        const info = await clientsService(db).revoke(required(argument, 'the client id'));
+        if (!info) throw new UsageError(`No OAuth client has the id ${argument}`);
+        print(info, info.id);
+        return 0;
+      });
     case 'tokens create':
       return withDatabase(config, async ({ db }) => {
         const orgId = await organizationOf(db, values.org);
@@ -170,14 +224,7 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
         if (expiresDate && Number.isNaN(expiresDate.getTime())) throw new UsageError(`--expires must be an ISO 8601 date (got "${values.expires}")`);
         // A token that expired before it was shown could only fail every request.
         if (expiresDate && expiresDate.getTime() <= Date.now()) throw new UsageError(`--expires must be in the future (got "${values.expires}")`);
-        let scopes;
-        try {
-          // An empty --scopes is refused like any other list without a scope, not read as "all scopes".
-          scopes = values.scopes === undefined ? undefined : parseScopes(values.scopes);
-        } catch (error) {
-          throw new UsageError((error as Error).message);
-        }
-        const { token, info } = await tokensService(db).create(orgId, { name: values.name, scopes, expiresDate });
+        const { token, info } = await tokensService(db).create(orgId, { name: values.name, scopes: scopesOption(values.scopes), expiresDate });
         print({ token, ...info }, token);
         return 0;
       });
@@ -220,6 +267,29 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
           result,
           `${users} users created${extras.length ? ` with ${extras.join(' and ')}` : ''}; each can log in with the password ${result.password}`,
         );
+        return 0;
+      });
+    case 'scim attributes':
+      return withDatabase(config, async ({ db }) => {
+        const mappings = await attributeMappingsService(db).get(commandLineCaller(await organizationOf(db, values.org)));
+        const rows = Object.entries(mappings).map(([attribute, userfieldId]) => ({ attribute, userfieldId }));
+        print(mappings, table(rows, ['attribute', 'userfieldId']));
+        return 0;
+      });
+    case 'scim map':
+    case 'scim unmap':
+      return withDatabase(config, async ({ db }) => {
+        const caller = commandLineCaller(await organizationOf(db, values.org));
+        const attribute = required(values.attribute, '--attribute');
+        const userfieldId = subcommand === 'map' ? required(values.userfield, '--userfield') : null;
+        try {
+          await attributeMappingsService(db).update(caller, { [attribute]: userfieldId });
+        } catch (error) {
+          if (error instanceof ApiError) throw new UsageError(Object.values(error.body.fieldErrors ?? {}).join('; ') || error.message);
+          throw error;
+        }
+        const mappings = await attributeMappingsService(db).get(caller);
+        print(mappings, subcommand === 'map' ? `${attribute} → ${userfieldId}` : `${attribute} is no longer mapped`);
         return 0;
       });
     case 'copy':

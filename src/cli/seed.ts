@@ -1,18 +1,17 @@
 import cliProgress from 'cli-progress';
 import type { Kysely, Transaction } from 'kysely';
+import type { Caller } from '../auth/caller.js';
 import { analyze } from '../db/database.js';
-import type { Database, RegistrationsTable, UserfieldValuesTable } from '../db/schema.js';
+import { lookupKey } from '../db/keys.js';
+import type { Database, RegistrationsTable, UserfieldsTable, UserfieldValuesTable, UsersTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { hashPassword } from '../lib/passwords.js';
 import { tagsColumn } from '../lib/tags.js';
 import { now } from '../lib/time.js';
 import { offeringsService } from '../resources/offerings/offerings.service.js';
-import type { Caller } from '../auth/caller.js';
 import { checkValue } from '../resources/userfield-values/value-checks.js';
-import type { UserfieldRow } from '../resources/userfields/userfields.repository.js';
 import type { CreateUserfield } from '../resources/userfields/userfields.schemas.js';
 import { userfieldsService } from '../resources/userfields/userfields.service.js';
-import type { UserRow } from '../resources/users/users.repository.js';
 
 const FIRST_NAMES = [
   'Ada',
@@ -108,7 +107,7 @@ function pick<T>(list: readonly T[], n: number): T {
 }
 
 /** A plausible user for position `n`; every seeded user shares one password (hashing each would take minutes). */
-function demoUser(orgId: string, n: number, runTag: string, passwordHash: string, createdDate: string): UserRow {
+function demoUser(orgId: string, n: number, runTag: string, passwordHash: string, createdDate: string): UsersTable {
   const first = pick(FIRST_NAMES, n);
   const last = pick(LAST_NAMES, Math.floor(n / FIRST_NAMES.length));
   const username = `${first}.${last}.${runTag}${n}`.toLowerCase();
@@ -119,14 +118,17 @@ function demoUser(orgId: string, n: number, runTag: string, passwordHash: string
     first_name: first,
     last_name: last,
     username,
-    username_key: username,
+    username_key: lookupKey(username),
     email,
-    email_key: email,
+    email_key: lookupKey(email),
     password_hash: passwordHash,
     locale: pick(LOCALES, n),
     tags: tagsColumn([pick(DEPARTMENTS, n), n % 5 === 0 ? 'manager' : 'staff']),
     created_date: createdDate,
+    updated_date: createdDate,
     last_login_date: null,
+    active: true,
+    external_id: null,
   };
 }
 
@@ -144,7 +146,7 @@ async function insertAll<T extends keyof Database & string>(trx: Transaction<Dat
 }
 
 /** The first `count` demo userfields of the organization, made through the service when missing. */
-async function demoUserfields(db: Kysely<Database>, caller: Caller, count: number): Promise<UserfieldRow[]> {
+async function demoUserfields(db: Kysely<Database>, caller: Caller, count: number): Promise<UserfieldsTable[]> {
   const wanted = DEMO_FIELDS.slice(0, count);
   const names = wanted.map((field) => field.input.name!);
   const find = () => db.selectFrom('userfields').selectAll().where('org_id', '=', caller.orgId).where('name', 'in', names).execute();
@@ -169,7 +171,7 @@ async function demoOfferings(db: Kysely<Database>, caller: Caller, count: number
 }
 
 /** Stored form of user `n`'s value of a demo field: checked as a PUT would check it. */
-function storedValue(field: UserfieldRow, raw: unknown): string {
+function storedValue(field: UserfieldsTable, raw: unknown): string {
   const checked = checkValue(field, raw);
   if ('error' in checked) throw new Error(`Demo value for ${field.name} refused: ${checked.error}`);
   return JSON.stringify(checked.value);

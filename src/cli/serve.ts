@@ -65,6 +65,7 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
+    oauthTokenLifetimeSeconds: config.oauthTokenLifetimeSeconds,
     logger: { level: config.logLevel },
   });
   const stopReporting = reportUnexpectedErrors(app.log);

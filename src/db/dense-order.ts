@@ -24,14 +24,25 @@ interface OrderedRow {
  * referencing the organization take, so other writes in the organization never wait for it.
  * SQLite transactions are exclusive already.
  */
-export async function lockOrdering(trx: Transaction<Database>, orgId: string): Promise<void> {
+async function lockOrdering(trx: Transaction<Database>, orgId: string): Promise<void> {
   if (!isPostgres(trx)) return;
   await trx.selectFrom('organizations').select('id').where('id', '=', orgId).forNoKeyUpdate().execute();
 }
 
 /**
+ * Runs `write` in a transaction that holds the organization's ordering lock from its start: every
+ * write to an ordered list (and whatever must not race one) goes through here.
+ */
+export function orderedWrite<T>(db: Kysely<Database>, orgId: string, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await lockOrdering(trx, orgId);
+    return write(trx);
+  });
+}
+
+/**
  * Keeps `order_index` dense on insert, move and delete, in the organization's one list or in `list`.
- * Call inside a transaction holding `lockOrdering`.
+ * Call inside `orderedWrite`.
  */
 export function denseOrder(trx: Transaction<Database>, table: OrderedTable, orgId: string, list?: OrderedList) {
   const db = trx as unknown as Kysely<Record<OrderedTable, OrderedRow>>;

@@ -23,11 +23,20 @@ export function forShare<Q extends { forShare(): Q }>(db: Kysely<any>, query: Q)
 }
 
 /**
- * Locks a user's row until the transaction ends and tells whether the user exists in the
- * organization. Rows that hang on the user, written afterwards in the same transaction, then
- * cannot race the user's deletion into a foreign-key error.
+ * Runs `work` in a transaction: the caller's own when `db` already is one (a service called by
+ * another inside its transaction), else a new one.
  */
-export async function lockUser(trx: Kysely<Database>, orgId: string, userId: string): Promise<boolean> {
-  const query = trx.selectFrom('users').select('id').where('org_id', '=', orgId).where('id', '=', userId);
-  return (await forUpdate(trx, query).executeTakeFirst()) !== undefined;
+export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/**
+ * Locks a user's row until the transaction ends; undefined when the organization has no such user.
+ * Rows that hang on the user, written afterwards in the same transaction, then cannot race the
+ * user's deletion into a foreign-key error.
+ */
+export async function lockUser(trx: Kysely<Database>, orgId: string, userId: string): Promise<{ active: boolean } | undefined> {
+  const query = trx.selectFrom('users').select('active').where('org_id', '=', orgId).where('id', '=', userId);
+  const row = await forUpdate(trx, query).executeTakeFirst();
+  return row && { active: Boolean(row.active) }; // SQLite reads booleans back as 0/1
 }

@@ -1,4 +1,10 @@
-/** Table types as Kysely sees them. Timestamps are `yyyy-mm-ddThh:mm:ssZ` text on both engines. */
+import type { SqlBool } from 'kysely';
+
+/**
+ * Table types as Kysely sees them. Timestamps are `yyyy-mm-ddThh:mm:ssZ` text on both engines.
+ * Booleans are `SqlBool`: SQLite reads them back as 0 or 1, PostgreSQL as false or true; each
+ * repository turns them into booleans where it reads them.
+ */
 export interface OrganizationsTable {
   id: string;
   name: string;
@@ -14,6 +20,20 @@ export interface AccessTokensTable {
   created_date: string;
   last_used_date: string | null;
   expires_date: string | null;
+  revoked_date: string | null;
+  /** The OAuth client the token was issued to (POST /oauth/token); null for a token made on the command line. */
+  client_id: string | null;
+}
+
+export interface OAuthClientsTable {
+  org_id: string;
+  id: string;
+  name: string;
+  secret_hash: string;
+  /** The scopes its tokens may carry, comma-separated. */
+  scopes: string;
+  created_date: string;
+  last_used_date: string | null;
   revoked_date: string | null;
 }
 
@@ -33,7 +53,13 @@ export interface UsersTable {
   /** Tags joined by single spaces (a tag never contains a space or a comma). */
   tags: string | null;
   created_date: string;
+  /** Set on creation and on every change made through the users service. */
+  updated_date: string;
   last_login_date: string | null;
+  /** False while deactivated (by an identity provider or an administrator): everything is kept. */
+  active: SqlBool;
+  /** The identity provider's own id for the user (SCIM externalId). */
+  external_id: string | null;
 }
 
 export interface OfferingCategoriesTable {
@@ -64,7 +90,7 @@ export interface OfferingsTable {
   /** Dense, zero-based position in the organization's list. */
   order_index: number;
   passing_grade: number;
-  allow_retake: boolean;
+  allow_retake: SqlBool;
   created_date: string;
 }
 
@@ -98,7 +124,7 @@ export interface AgreementsTable {
   type: 'standard' | 'custom';
   title: string;
   text: string;
-  required: boolean;
+  required: SqlBool;
   created_date: string;
   updated_date: string | null;
 }
@@ -125,7 +151,6 @@ export interface UserfieldCategoriesTable {
   created_date: string;
 }
 
-/** Booleans read back as 0/1 on SQLite and true/false on PostgreSQL. */
 export interface UserfieldsTable {
   org_id: string;
   id: string;
@@ -137,7 +162,7 @@ export interface UserfieldsTable {
   category_id: string | null;
   /** Dense, zero-based position in its category; null with category_id. */
   order_index: number | null;
-  required: boolean;
+  required: SqlBool;
   /** JSON array of {name, selected}. */
   options: string | null;
   /** JSON object: constraint name → limit. */
@@ -145,9 +170,9 @@ export interface UserfieldsTable {
   message: string | null;
   size: string | null;
   /** A predefined field. */
-  read_only: boolean;
+  read_only: SqlBool;
   /** Made required after creation: users without a value are asked for one at their next login. */
-  prompt_missing_values: boolean;
+  prompt_missing_values: SqlBool;
   created_date: string;
 }
 
@@ -160,9 +185,35 @@ export interface UserfieldValuesTable {
   value: string;
 }
 
+/** A SCIM group: the tag its members carry, with the name and ids the identity provider knows it by. */
+export interface ScimGroupsTable {
+  org_id: string;
+  id: string;
+  display_name: string;
+  /** The display name as one tag: runs of spaces and commas become `_`. */
+  tag: string;
+  /** Lower-cased tag, unique per organization. */
+  tag_key: string;
+  external_id: string | null;
+  created_date: string;
+  updated_date: string;
+}
+
+/** A SCIM attribute the organization maps onto one of its userfields. */
+export interface ScimAttributeMappingsTable {
+  org_id: string;
+  /** As the organization wrote it, e.g. `urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department`. */
+  attribute: string;
+  /** Lower-cased attribute (SCIM attribute names are case-insensitive), unique per organization. */
+  attribute_key: string;
+  userfield_id: string;
+  created_date: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
+  oauth_clients: OAuthClientsTable;
   users: UsersTable;
   userfield_categories: UserfieldCategoriesTable;
   userfields: UserfieldsTable;
@@ -173,4 +224,6 @@ export interface Database {
   registrations: RegistrationsTable;
   agreements: AgreementsTable;
   user_agreements: UserAgreementsTable;
+  scim_groups: ScimGroupsTable;
+  scim_attribute_mappings: ScimAttributeMappingsTable;
 }

@@ -68,6 +68,38 @@ function required<F>(method: F | undefined, collection: string, name: string): F
   return method;
 }
 
+/** What a list route is handed: its query (limit, offset and filters) with the paging taken from it. */
+export interface ListRequest<P extends TSchema, Q extends TSchema> {
+  params: Static<P>;
+  query: Static<Q>;
+  paging: Paging;
+}
+
+/**
+ * GET of a paged list: the envelope of v5 (`results`, `next`, `prev`), 400 for a refused query, and
+ * 404 when a path parameter names nothing (`/users/{id}/agreements`).
+ */
+export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchema>(
+  app: ApiInstance,
+  url: string,
+  definition: Documented & { tag: string; params?: P; query: Q; item: I },
+  list: (caller: Caller, request: ListRequest<P, Q>) => Promise<Static<I>[]>,
+): void {
+  const { tag, params, query, item } = definition;
+  const schema: FastifySchema = {
+    tags: [tag],
+    summary: definition.summary,
+    querystring: query,
+    response: params ? { 200: Page(item), 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE } : { 200: Page(item), 400: ERROR_RESPONSE },
+    ...(params ? { params } : {}),
+  };
+  app.get(url, { schema }, async (request) => {
+    const listQuery = request.query as Static<Q> & { limit?: number; offset?: number };
+    const paging = pagingOf(listQuery);
+    return pageOf(request, await list(request.caller, { params: request.params as Static<P>, query: listQuery, paging }), paging);
+  });
+}
+
 /** GET of one item: 200, or 404 when it does not exist. */
 function getRoute<P extends TSchema, I extends TSchema>(
   app: ApiInstance,
@@ -118,22 +150,7 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
   const { collection, tag, item, service } = definition;
   const tags = [tag];
 
-  app.get(
-    `/${collection}`,
-    {
-      schema: {
-        tags,
-        summary: definition.list.summary,
-        querystring: definition.list.query,
-        response: { 200: Page(item), 400: ERROR_RESPONSE },
-      },
-    },
-    async (request) => {
-      const query = request.query as Static<Q> & { limit?: number; offset?: number };
-      const paging = pagingOf(query);
-      return pageOf(request, await service.list(request.caller, query, paging), paging);
-    },
-  );
+  listRoute(app, `/${collection}`, { ...definition.list, tag, item }, (caller, { query, paging }) => service.list(caller, query, paging));
 
   getRoute(app, `/${collection}/:id`, tag, IdParams, item, definition.get, (caller, { id }) => service.get(caller, id));
 

@@ -1,10 +1,9 @@
 /**
- * Parser for date filters in collection query strings (createdDate,
- * lastLoginDate, beginDate, endDate, lastActiveDate).
+ * Parser for date filters in collection query strings (createdDate, updatedDate, lastLoginDate,
+ * beginDate, endDate, lastActiveDate).
  *
- * Stored timestamps use the fixed UTC form yyyy-mm-ddThh:mm:ssZ, so a filter
- * is turned into a half-open interval of such strings that can be compared
- * lexically: from <= stored < to.
+ * Stored timestamps use the fixed UTC form yyyy-mm-ddThh:mm:ssZ, so a filter is turned into a
+ * half-open interval of such strings that can be compared lexically: from <= stored < to.
  */
 
 /** Half-open interval [from, to) in stored timestamp form; a missing end is open. */
@@ -15,22 +14,29 @@ export interface DateRange {
 
 export const DATE_FILTER_HINT =
   'must be a date such as 2013-10-23T00:48:50Z, 2013, 2013-10, 2013-10-23, 2013-10-23T00 or 2013-10-23T00:48, ' +
-  'or a range from/to of those where either end may be ..';
+  'or a range from/to of those where either end may be ..; a time may carry fractional seconds and an offset such as +02:00 instead of Z';
 
-/** yyyy[-mm[-dd[Thh[:mm[:ss]]][Z]]]; a trailing Z only after a time, and required after seconds. */
-const PERIOD = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2}))?)?(Z?))?)?)?$/;
+/**
+ * yyyy[-mm[-dd[Thh[:mm[:ss[.fff]]][zone]]]] where zone is Z or a numeric offset (±hh:mm, ±hhmm, ±hh).
+ * A zone only after a time, and required after seconds. A space stands for the `+` of an offset:
+ * an unencoded `+` in a query string arrives as one.
+ */
+const PERIOD = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?(Z|[+\- ]\d{2}(?::?\d{2})?)?)?)?)?$/;
 
 /** Date/time fields, most significant first: year, month, day, hour, minute, second. */
 type Fields = [number, number, number, number, number, number];
 
 interface Period {
-  /** First second of the period. */
-  start: Fields;
-  /** How many fields were given (1 = year only ... 6 = to the second). */
-  precision: number;
+  /** First second of the period, in UTC milliseconds. */
+  startMs: number;
+  /** First second after the period, in UTC milliseconds. */
+  endMs: number;
 }
 
 const MAX = [9999, 12, 0, 23, 59, 59]; // day maximum depends on year and month
+/** The first and last second a stored timestamp can name. */
+const FIRST_MS = utcMs([1, 1, 1, 0, 0, 0]);
+const LAST_MS = utcMs([9999, 12, 31, 23, 59, 59]);
 
 export function daysInMonth(year: number, month: number): number {
   if (month === 2) {
@@ -48,43 +54,59 @@ function minOf(index: number): number {
   return index <= 2 ? 1 : 0; // year, month and day start at 1
 }
 
+/** Milliseconds since the epoch of UTC fields; months and days past their end carry over. */
+function utcMs(f: Fields): number {
+  // Date.UTC reads years 0-99 as 1900-1999; setUTCFullYear takes them as they are.
+  return new Date(0).setUTCFullYear(f[0], f[1] - 1, f[2]) + ((f[3] * 60 + f[4]) * 60 + f[5]) * 1000;
+}
+
+/** `Z` → 0; `+02:00`, `-0530`, `+01` (or ` 01`, an unencoded `+`) → the offset in milliseconds. */
+function offsetMs(zone: string | undefined): number | undefined {
+  if (zone === undefined || zone === 'Z') return 0;
+  const hours = Number(zone.slice(1, 3));
+  const minutes = zone.length > 3 ? Number(zone.slice(-2)) : 0;
+  if (hours > 23 || minutes > 59) return undefined;
+  return (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes) * 60_000;
+}
+
 function parsePeriod(text: string): Period | undefined {
   const m = PERIOD.exec(text);
   if (!m) return undefined;
   const given = m.slice(1, 7).filter((part) => part !== undefined);
-  // Seconds need the Z of the stored form; Z is otherwise optional.
-  if (given.length === 6 && m[7] !== 'Z') return undefined;
+  const zone = m[7];
+  // Seconds need a zone, as in the stored form; it is otherwise optional.
+  if (given.length === 6 && zone === undefined) return undefined;
+  const offset = offsetMs(zone);
+  if (offset === undefined) return undefined;
   const start: Fields = [1, 1, 1, 0, 0, 0];
   for (let i = 0; i < given.length; i++) start[i] = Number(given[i]);
   for (let i = 0; i < 6; i++) {
     if (start[i]! < minOf(i) || start[i]! > maxOf(start, i)) return undefined;
   }
-  return { start, precision: given.length };
+  const next: Fields = [...start];
+  next[given.length - 1]!++; // utcMs carries the overflow into the larger fields
+  const period = { startMs: utcMs(start) - offset, endMs: utcMs(next) - offset };
+  // Fractional seconds fall within their second: the stored form has no finer unit.
+  return period.startMs < FIRST_MS || period.startMs > LAST_MS ? undefined : period;
 }
 
-const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+/** The stored form of a moment within the years 0001-9999. */
+function format(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
 
-function format(f: Fields): string {
-  return `${pad(f[0], 4)}-${pad(f[1], 2)}-${pad(f[2], 2)}T${pad(f[3], 2)}:${pad(f[4], 2)}:${pad(f[5], 2)}Z`;
+/** The stored form of a period's end, or undefined (open) when no stored timestamp can be that late. */
+function formatEnd(ms: number): string | undefined {
+  return ms > LAST_MS ? undefined : format(ms);
 }
 
 /**
- * First second after the period, or undefined when that would fall after
- * year 9999 (it could not be compared as a string, and no stored value can
- * be that late, so the end is simply left open).
+ * A single moment to the second (`2013-10-23T00:48:50Z`, `2013-10-23T02:48:50.120+02:00`) in the
+ * stored form, normalised to UTC; undefined for anything else.
  */
-function endOfPeriod({ start, precision }: Period): string | undefined {
-  const next: Fields = [...start];
-  // Increment the least significant given field, carrying upwards.
-  for (let i = precision - 1; i >= 0; i--) {
-    if (next[i]! < maxOf(next, i)) {
-      next[i]!++;
-      return format(next);
-    }
-    if (i === 0) return undefined;
-    next[i] = minOf(i);
-  }
-  return undefined;
+export function parseTimestamp(input: string): string | undefined {
+  const period = PERIOD.exec(input)?.[6] === undefined ? undefined : parsePeriod(input);
+  return period && format(period.startMs);
 }
 
 /** Parses a date filter; returns undefined when the input is invalid. */
@@ -93,7 +115,7 @@ export function parseDateFilter(input: string): DateRange | undefined {
   if (parts.length === 1) {
     const period = parsePeriod(input);
     if (!period) return undefined;
-    return withoutUndefined({ from: format(period.start), to: endOfPeriod(period) });
+    return withoutUndefined({ from: format(period.startMs), to: formatEnd(period.endMs) });
   }
   if (parts.length !== 2) return undefined;
   const [first, last] = parts as [string, string];
@@ -101,11 +123,12 @@ export function parseDateFilter(input: string): DateRange | undefined {
   const startPeriod = first === '..' ? null : parsePeriod(first);
   const endPeriod = last === '..' ? null : parsePeriod(last);
   if (startPeriod === undefined || endPeriod === undefined) return undefined;
-  const from = startPeriod ? format(startPeriod.start) : undefined;
-  const to = endPeriod ? endOfPeriod(endPeriod) : undefined;
   // Both ends inclusive: the range is invalid when it contains no second.
-  if (from !== undefined && to !== undefined && from >= to) return undefined;
-  return withoutUndefined({ from, to });
+  if (startPeriod && endPeriod && startPeriod.startMs >= endPeriod.endMs) return undefined;
+  return withoutUndefined({
+    from: startPeriod ? format(startPeriod.startMs) : undefined,
+    to: endPeriod ? formatEnd(endPeriod.endMs) : undefined,
+  });
 }
 
 function withoutUndefined(range: DateRange): DateRange {

@@ -28,6 +28,16 @@ export function tagsOf(column: string | null): string[] | undefined {
   return column ? column.split(' ') : undefined;
 }
 
+/** The tags with `tag` added at the end, unless one of them already is it (case-insensitive). */
+export function withTag(tags: readonly string[], tag: string): string[] {
+  return tags.some((t) => t.toLowerCase() === tag.toLowerCase()) ? [...tags] : [...tags, tag];
+}
+
+/** The tags without `tag` (case-insensitive). */
+export function withoutTag(tags: readonly string[], tag: string): string[] {
+  return tags.filter((t) => t.toLowerCase() !== tag.toLowerCase());
+}
+
 /** Each tag of a filter is one more SQL condition, and SQLite refuses a statement with about 1000. */
 export const MAX_FILTER_TAGS = 100;
 

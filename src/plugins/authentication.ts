@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../lib/errors.js';
 import type { Authenticator, Caller } from '../auth/caller.js';
-import { isApiPath, routedPath } from './protocol.js';
+import { isApiPath, isScimPath, routedPath } from './protocol.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated caller; set on every /api/v5 request that reaches a handler. */
+    /** The authenticated caller; set on every /api/v5 and /scim/v2 request that reaches a handler. */
     caller: Caller;
   }
 }
@@ -15,22 +15,30 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
 /**
- * Bearer authentication for the whole /api/v5 subtree, known paths or not (401 comes before
- * 404/405). The scope check waits until routing is known, so a write to an unknown address is a 404.
+ * Bearer authentication for the whole /api/v5 and /scim/v2 subtrees, known paths or not (401 comes
+ * before 404/405). The scope check waits until routing is known, so a write to an unknown address is
+ * a 404. The two APIs take different scopes: `read`/`write` for v5, `scim` for provisioning.
  */
 export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
   app.decorateRequest('caller', null as unknown as Caller);
 
   app.addHook('onRequest', async (request) => {
     const path = routedPath(request);
-    if (!isApiPath(path) || PUBLIC_PATHS.has(path.replace(/\/$/, ''))) return;
+    const scim = isScimPath(path);
+    if ((!scim && !isApiPath(path)) || PUBLIC_PATHS.has(path.replace(/\/$/, ''))) return;
     const header = request.headers.authorization;
     if (!header) throw errors.authenticationRequired();
     const bearer = BEARER.exec(header);
     if (!bearer) throw errors.invalidToken('The Authorization header must be "Bearer <token>"');
     request.caller = await authenticator.authenticate(bearer[1]!);
-    if (!request.is404 && !READ_METHODS.has(request.method) && !request.caller.scopes.includes('write')) {
-      throw errors.insufficientScope('write');
+    if (request.is404) return;
+    const { scopes } = request.caller;
+    if (scim) {
+      if (!scopes.includes('scim')) throw errors.insufficientScope('scim');
+    } else if (!READ_METHODS.has(request.method)) {
+      if (!scopes.includes('write')) throw errors.insufficientScope('write');
+    } else if (!scopes.includes('read') && !scopes.includes('write')) {
+      throw errors.insufficientScope('read');
     }
   });
 }

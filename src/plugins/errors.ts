@@ -22,21 +22,27 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiErro
   return undefined;
 }
 
-/** One handler renders every error; anything unexpected is logged with its request id and becomes a bare 500. */
+/**
+ * The refusal an error becomes, logged with its request id: a known one as it is, a database out of
+ * reach 503, anything unexpected a bare 500.
+ */
+export function refusalFor(error: FastifyError, request: FastifyRequest): ApiError {
+  const known = error instanceof ApiError ? error : fromFastifyError(error, request);
+  if (known) {
+    request.log.info({ statusCode: known.statusCode, reason: known.body }, 'request refused');
+    return known;
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return errors.databaseUnavailable();
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return errors.internal();
+}
+
+/** One handler renders every error of the v5 API (SCIM renders the same refusals in its own shape). */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = error instanceof ApiError ? error : fromFastifyError(error, request);
-    if (known) {
-      request.log.info({ statusCode: known.statusCode, reason: known.body }, 'request refused');
-      return sendError(reply, known);
-    }
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return sendError(reply, errors.databaseUnavailable());
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, errors.internal());
-  });
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, refusalFor(error, request)));
 }
 
 /**

@@ -3,20 +3,33 @@ import { ApiError, errors } from '../lib/errors.js';
 
 const JSON_RANGES = new Set(['*/*', 'application/*', 'application/json']);
 
-/** Absent, `*\/*`, `application/*` or `application/json` (with any non-zero q) accept JSON. */
-export function acceptsJson(accept: string | undefined): boolean {
+/**
+ * Absent, `*\/*`, `application/*` or `application/json` (with any non-zero q) accept JSON; `ranges`
+ * widens that (SCIM's own `application/scim+json`).
+ */
+export function acceptsJson(accept: string | undefined, ranges: ReadonlySet<string> = JSON_RANGES): boolean {
   if (!accept) return true;
   return accept.split(',').some((range) => {
     const [type, ...params] = range.trim().toLowerCase().split(';');
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return JSON_RANGES.has(type!.trim()) && (!q || Number(q.slice(2)) > 0);
+    return ranges.has(type!.trim()) && (!q || Number(q.slice(2)) > 0);
   });
 }
+
+export const SCIM_MEDIA_TYPE = 'application/scim+json';
+export const SCIM_RANGES: ReadonlySet<string> = new Set([...JSON_RANGES, SCIM_MEDIA_TYPE]);
 
 const API_PATH = /^(?:\/dc)?\/api\/v5(?:\/|$)/;
 
 export function isApiPath(path: string): boolean {
   return API_PATH.test(path);
+}
+
+const SCIM_PATH = /^\/scim\/v2(?:\/|$)/;
+
+/** The provisioning API (SCIM 2.0), which follows RFC 7644 instead of the v5 protocol rules. */
+export function isScimPath(path: string): boolean {
+  return SCIM_PATH.test(path);
 }
 
 /**
@@ -33,8 +46,17 @@ export function routedPath(request: FastifyRequest): string {
   }
 }
 
-/** Health probes of a load balancer arrive straight, not through the TLS-terminating proxy. */
+/** Health probes of a load balancer arrive straight, not through the TLS-terminating proxy, and are never rate limited. */
 const PROBES = new Set(['/healthz', '/readyz']);
+
+export function isProbePath(path: string): boolean {
+  return PROBES.has(path);
+}
+
+/** The OAuth 2.0 endpoints (/oauth/token, /oauth/revoke), which answer in RFC 6749's shapes. */
+export function isOAuthPath(path: string): boolean {
+  return path.startsWith('/oauth/');
+}
 
 /**
  * Protocol rules that apply before any handler: X-Request-Id on every response, HTTPS behind a
@@ -43,7 +65,7 @@ const PROBES = new Set(['/healthz', '/readyz']);
 export function registerProtocol(app: FastifyInstance, options: { trustProxy: boolean }): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (options.trustProxy && request.headers['x-forwarded-proto'] !== 'https' && !PROBES.has(routedPath(request))) {
+    if (options.trustProxy && request.headers['x-forwarded-proto'] !== 'https' && !isProbePath(routedPath(request))) {
       throw errors.httpsRequired();
     }
   });
@@ -67,9 +89,23 @@ function rejectForbiddenKeys(key: string, value: unknown): unknown {
   return value;
 }
 
-function hasBody(request: FastifyRequest): boolean {
+/** Whether a request carries a body at all (a DELETE may name a Content-Type and send nothing). */
+export function hasBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** A JSON body, with forbidden keys refused; an empty body is no body. */
+export function parseJsonBody(_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void): void {
+  const text = body as string;
+  if (text === '') return done(null, undefined);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text, MAY_HOLD_FORBIDDEN_KEY.test(text) ? rejectForbiddenKeys : undefined);
+  } catch (error) {
+    return done(error instanceof ApiError ? error : errors.badRequest('The request body is not valid JSON'), undefined);
+  }
+  done(null, parsed);
 }
 
 /**
@@ -79,17 +115,7 @@ function hasBody(request: FastifyRequest): boolean {
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text === '') return done(null, undefined);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text, MAY_HOLD_FORBIDDEN_KEY.test(text) ? rejectForbiddenKeys : undefined);
-    } catch (error) {
-      return done(error instanceof ApiError ? error : errors.badRequest('The request body is not valid JSON'), undefined);
-    }
-    done(null, parsed);
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   app.addContentTypeParser('*', (request, _payload, done) => {
     done(hasBody(request) ? errors.unsupportedMediaType() : null, undefined);
   });

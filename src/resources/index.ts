@@ -19,6 +19,8 @@ import { userfieldsRoutes } from './userfields/userfields.routes.js';
 import { userfieldsService } from './userfields/userfields.service.js';
 import { usersRoutes } from './users/users.routes.js';
 import { usersService } from './users/users.service.js';
+import { attributeMappingsRoutes } from '../scim/mappings/attribute-mappings.routes.js';
+import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 
 export interface Resource {
   /** The resource's routes with their service over `db`, ready to register under each base path. */
@@ -49,4 +51,5 @@ export const resources: readonly Resource[] = [
   resource(offeringsService, offeringsRoutes),
   resource(registrationsService, registrationsRoutes),
   resource(agreementsService, agreementsRoutes),
+  resource(attributeMappingsService, attributeMappingsRoutes),
 ];

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DATE_FILTER_HINT, parseDateFilter } from '../../src/lib/date-filter.js';
+import { DATE_FILTER_HINT, parseDateFilter, parseTimestamp } from '../../src/lib/date-filter.js';
 
 const ok = (input: string, from: string | undefined, to: string | undefined): void => {
   const expected: { from?: string; to?: string } = {};
@@ -60,6 +60,55 @@ describe('parseDateFilter: single periods', () => {
   });
 });
 
+describe('parseDateFilter: fractional seconds and offsets', () => {
+  it('takes fractional seconds as the second they fall in (what toISOString writes)', () => {
+    ok('2026-11-23T07:28:08.000Z', '2026-11-23T07:28:08Z', '2026-11-23T07:28:09Z');
+    ok('2026-11-23T07:28:08.999999Z', '2026-11-23T07:28:08Z', '2026-11-23T07:28:09Z');
+    ok('2026-11-23T07:28:08.5+00:00', '2026-11-23T07:28:08Z', '2026-11-23T07:28:09Z');
+  });
+
+  it('normalises numeric offsets to UTC, in every spelling', () => {
+    for (const zone of ['+00:00', '-00:00', '+0000', '+00']) ok(`2013-10-23T00:48:50${zone}`, '2013-10-23T00:48:50Z', '2013-10-23T00:48:51Z');
+    ok('2013-10-23T02:48:50+02:00', '2013-10-23T00:48:50Z', '2013-10-23T00:48:51Z');
+    ok('2013-10-22T19:18:50-0530', '2013-10-23T00:48:50Z', '2013-10-23T00:48:51Z');
+    ok('2013-10-23T00:30:00+01', '2013-10-22T23:30:00Z', '2013-10-22T23:30:01Z');
+    // An unencoded + in a query string arrives as a space.
+    ok('2013-10-23T02:48:50 02:00', '2013-10-23T00:48:50Z', '2013-10-23T00:48:51Z');
+  });
+
+  it('shifts imprecise time periods by their offset', () => {
+    ok('2013-10-23T00+02:00', '2013-10-22T22:00:00Z', '2013-10-22T23:00:00Z');
+    ok('2013-10-23T00:48-01:00', '2013-10-23T01:48:00Z', '2013-10-23T01:49:00Z');
+    ok('2014-01-01T00:30+05:30', '2013-12-31T19:00:00Z', '2013-12-31T19:01:00Z');
+  });
+
+  it('accepts them at either end of a range', () => {
+    ok('2013-10-23T02:00:00.000+02:00/2013-10-23T00:59:59.999Z', '2013-10-23T00:00:00Z', '2013-10-23T01:00:00Z');
+    ok('2013-10-23T00:00:00+01:00/..', '2013-10-22T23:00:00Z', undefined);
+    assert.equal(parseDateFilter('2013-10-23T00:00:00-01:00/2013-10-23T00:00:00Z'), undefined);
+  });
+
+  it('keeps the years 0001-9999 after normalising', () => {
+    ok('9999-12-31T23:59:59+01:00', '9999-12-31T22:59:59Z', '9999-12-31T23:00:00Z');
+    ok('0001-01-01T01:00:00+01:00', '0001-01-01T00:00:00Z', '0001-01-01T00:00:01Z');
+    assert.equal(parseDateFilter('9999-12-31T23-01:00'), undefined);
+  });
+});
+
+describe('parseTimestamp', () => {
+  it('gives the stored form of a moment, normalised to UTC', () => {
+    assert.equal(parseTimestamp('2013-10-23T00:48:50Z'), '2013-10-23T00:48:50Z');
+    assert.equal(parseTimestamp('2026-11-23T07:28:08.123Z'), '2026-11-23T07:28:08Z');
+    assert.equal(parseTimestamp('2013-10-23T02:48:50+02:00'), '2013-10-23T00:48:50Z');
+  });
+
+  it('refuses periods and anything else', () => {
+    for (const input of ['2013', '2013-10-23', '2013-10-23T00:48Z', '2013-10-23T00:48:50', '2013-02-30T00:00:00Z', '2013/2014', 'now']) {
+      assert.equal(parseTimestamp(input), undefined, input);
+    }
+  });
+});
+
 describe('parseDateFilter: ranges', () => {
   it('includes both ends, each of which may be imprecise', () => {
     ok('2013-01/2013-03', '2013-01-01T00:00:00Z', '2013-04-01T00:00:00Z');
@@ -100,12 +149,18 @@ describe('parseDateFilter: invalid input', () => {
     '0000',
     'yesterday',
     'today',
-    '2013-10-23T00:48:50.123Z',
-    '2013-10-23T00:48:50.1Z',
-    '2013-10-23T00:48:50+02:00',
-    '2013-10-23T00:48+02:00',
-    '2013-10-23T00:48:50-00:00',
     '2013-10-23T00:48:50z',
+    '2013-10-23T00:48:50.Z',
+    '2013-10-23T00:48:50.1234567890Z',
+    '2013-10-23T00:48.5Z',
+    '2013-10-23T00:48:50+24:00',
+    '2013-10-23T00:48:50+02:60',
+    '2013-10-23T00:48:50+2:00',
+    '2013-10-23T00:48:50+02:0',
+    '2013-10-23+02:00',
+    '2013+02:00',
+    '2013-10-23T00:48:50.5',
+    '0001-01-01T00:00:00+00:01',
     '2013-10-23T00:48:50',
     '2013-10-23T',
     '2013-10-23TZ',

@@ -75,6 +75,34 @@ forEachEngine('agreements', (h) => {
     assert.deepEqual(Object.keys(bad.json().fieldErrors).sort(), ['required', 'text', 'title', 'version']);
   });
 
+  it('pages both agreement lists like every other collection', async () => {
+    const org = await h.createOrganization('Paged agreements');
+    const as = { token: org.token };
+    assert.equal((await h.put('agreements/custom', { title: 'House rules', text: 'Be kind.' }, as)).statusCode, 204);
+    const user = await h.create('users', { email: 'paged@example.com' }, as);
+    for (const path of ['agreements', `users/${user}/agreements`]) {
+      const first = await h.get(path, { ...as, query: { limit: '1' } });
+      assert.equal(first.statusCode, 200, first.body);
+      assert.deepEqual(
+        first.json().results.map((a: { type: string }) => a.type),
+        ['standard'],
+      );
+      assert.match(first.json().next, /limit=1&offset=1$/);
+      const second = await h.get(path, { ...as, query: { limit: '1', offset: '1' } });
+      assert.deepEqual(
+        second.json().results.map((a: { type: string }) => a.type),
+        ['custom'],
+      );
+      assert.equal(second.json().next, undefined);
+      assert.match(second.json().prev, /limit=1&offset=0$/);
+      assert.deepEqual((await h.get(path, { ...as, query: { offset: '2' } })).json().results, []);
+      const refused = await h.get(path, { ...as, query: { limit: '0', offset: '-1' } });
+      assert.equal(refused.statusCode, 400);
+      assert.deepEqual(Object.keys(refused.json().fieldErrors).sort(), ['limit', 'offset']);
+    }
+    assert.equal((await h.get(`users/${'0'.repeat(32)}/agreements`, { ...as, query: { limit: '1' } })).statusCode, 404);
+  });
+
   it("records a user's agreement with the text agreed to, which survives revisions", async () => {
     const org = await h.createOrganization('User agreements');
     const as = { token: org.token };

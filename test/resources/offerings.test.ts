@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { TIMESTAMP_MESSAGE } from '../../src/resources/offerings/offerings.schemas.js';
 import { forEachEngine } from '../helpers/harness.js';
 
 const NOT_FOUND_MESSAGE = 'No resource exists with the given id.';
@@ -63,10 +64,23 @@ forEachEngine('offerings', (h) => {
     assert.equal(response.statusCode, 400);
     const { fieldErrors } = response.json();
     assert.equal(fieldErrors.title, 'required');
-    assert.equal(fieldErrors.beginDate, 'must be a UTC timestamp of the form yyyy-mm-ddThh:mm:ssZ');
-    assert.equal(fieldErrors.endDate, 'must be a UTC timestamp of the form yyyy-mm-ddThh:mm:ssZ');
+    assert.equal(fieldErrors.beginDate, TIMESTAMP_MESSAGE);
+    assert.equal(fieldErrors.endDate, TIMESTAMP_MESSAGE);
     for (const name of ['price', 'passingGrade', 'allowRetake', 'offeringCategoryIds', 'tags', 'orderIndex']) assert.ok(fieldErrors[name], name);
     assert.equal(fieldErrors.seats, 'unknown property');
+  });
+
+  it('stores dates sent with fractional seconds or an offset in UTC, to the second', async () => {
+    const id = await h.create('offerings', {
+      title: 'Dates as JavaScript writes them',
+      beginDate: '2030-01-01T02:00:00.000+02:00',
+      endDate: '2030-06-30T12:00:00.999Z',
+    });
+    const offering = (await h.get(`offerings/${id}`)).json();
+    assert.equal(offering.beginDate, '2030-01-01T00:00:00Z');
+    assert.equal(offering.endDate, '2030-06-30T12:00:00Z');
+    assert.equal((await h.put(`offerings/${id}`, { registrationEndDate: '2029-12-31T23:00:00-01:00' })).statusCode, 204);
+    assert.equal((await h.get(`offerings/${id}`)).json().registrationEndDate, '2030-01-01T00:00:00Z');
   });
 
   it('checks the calendar, the spans and the categories together, and creates nothing', async () => {
@@ -82,7 +96,7 @@ forEachEngine('offerings', (h) => {
     });
     assert.equal(response.statusCode, 400);
     assert.deepEqual(response.json().fieldErrors, {
-      beginDate: 'must be a UTC timestamp of the form yyyy-mm-ddThh:mm:ssZ',
+      beginDate: TIMESTAMP_MESSAGE,
       registrationEndDate: 'must not be before registrationBeginDate',
       'offeringCategoryIds[1]': NOT_FOUND_MESSAGE,
       'offeringCategoryIds[2]': NOT_FOUND_MESSAGE,

@@ -4,6 +4,7 @@ import { forEachEngine, type Harness, type RequestOptions } from '../helpers/har
 
 const NOT_FOUND_MESSAGE = 'No resource exists with the given id.';
 const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
+const ALREADY_EJECTED = 'the registration is already ejected';
 const PAST = '2000-01-01T00:00:00Z';
 const FUTURE = '2999-01-01T00:00:00Z';
 
@@ -130,10 +131,14 @@ forEachEngine('registrations', (h) => {
     assert.match(after.endDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
 
-  it('ejected + eject → 204 with nothing changed', async () => {
+  it('ejected + eject → 400 fieldErrors.status "the registration is already ejected", nothing changed (v5: 400 when not active)', async () => {
     const { id, registration } = await registrationIn(h, 'ejected');
-    assert.equal((await put(id, { status: 'ejected' })).statusCode, 204);
+    const response = await put(id, { status: 'ejected' });
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(response.json().fieldErrors, { status: 'the registration is already ejected' });
     assert.deepEqual(await read(id), registration);
+    const putBack = await put(id, registration);
+    assert.equal(putBack.statusCode, 400, 'PUT back of an ejected registration asks to eject it again');
   });
 
   it('active + grade → passed at or above the passing grade, failed below; endDate set; graderComment kept', async () => {
@@ -232,8 +237,8 @@ forEachEngine('registrations', (h) => {
     assert.equal((await read(id)).status, 'passed');
   });
 
-  it('answers 204 and changes nothing when a registration is PUT back as it was read, in every status', async () => {
-    for (const status of ['active', 'ejected', 'passed', 'failed'] as const) {
+  it('answers 204 and changes nothing when a registration is PUT back as it was read, in every status but ejected (above)', async () => {
+    for (const status of ['active', 'passed', 'failed'] as const) {
       const { id, registration } = await registrationIn(h, status);
       const response = await put(id, registration);
       assert.equal(response.statusCode, 204, `${status}: ${response.body}`);
@@ -324,10 +329,10 @@ forEachEngine('registrations', (h) => {
   });
 
   it('serializes 50 concurrent ejects and grades into states that some serial order of them gives', async () => {
-    // Serially, a grade always succeeds and leaves the registration graded for good; an eject succeeds
-    // (changing active to ejected, then nothing) until the first grade and is refused after it. So the
-    // outcome matches a serial order exactly when every grade answered 204; every eject answered 204 or
-    // the graded refusal (its 204s placed before the first grade, its 400s after it); every state ever
+    // Serially, a grade always succeeds and leaves the registration graded for good; the first eject
+    // before the first grade succeeds (changing active to ejected), later ones are refused as already
+    // ejected, and after the first grade as graded. So the outcome matches a serial order exactly when
+    // every grade answered 204; at most one eject answered 204, the others one of the two refusals; every state ever
     // seen is active, ejected without a grade, or the grade and comment of one grade request with the
     // status that grade gives; and the final state is such a graded one (the last grade's).
     for (let round = 0; round < 3; round++) {
@@ -358,17 +363,22 @@ forEachEngine('registrations', (h) => {
         const response = responses[i]!;
         if ('grade' in body || response.statusCode === 204) return assert.equal(response.statusCode, 204, response.body);
         assert.equal(response.statusCode, 400, response.body);
-        assert.deepEqual(response.json().fieldErrors, { status: EJECT_AFTER_GRADE });
+        assert.ok([EJECT_AFTER_GRADE, ALREADY_EJECTED].includes(response.json().fieldErrors.status), response.body);
       });
+      const ejects = requests.flatMap((body, i) => ('status' in body && responses[i]!.statusCode === 204 ? [i] : []));
+      assert.ok(ejects.length <= 1, `${ejects.length} ejects succeeded`);
       const final = await read(id);
       assertReachable(final);
       assert.notEqual(final.grade, undefined, 'the last grade decides the final state');
     }
 
-    // Ejects only: every one succeeds, and nothing is graded.
+    // Ejects only: exactly one succeeds, the others find it already ejected, and nothing is graded.
     const { id: onlyEjects } = await registrationIn(h, 'active');
     const ejectResponses = await Promise.all(Array.from({ length: 20 }, () => put(onlyEjects, { status: 'ejected' })));
-    assert.deepEqual(new Set(ejectResponses.map((response) => response.statusCode)), new Set([204]));
+    assert.deepEqual(ejectResponses.map((response) => response.statusCode).sort(), [204, ...Array(19).fill(400)]);
+    for (const response of ejectResponses.filter((r) => r.statusCode === 400)) {
+      assert.deepEqual(response.json().fieldErrors, { status: ALREADY_EJECTED });
+    }
     const ejected = await read(onlyEjects);
     assert.equal(ejected.status, 'ejected');
     assert.equal(ejected.grade, undefined);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { assertDense, createCategory, createTextField, fieldsIn, listAll, unique } from './userfield-helpers.js';
+import { assertDense, listAll, unique } from '../helpers/collections.js';
+import { createCategory, createTextField, fieldsIn } from '../helpers/userfields.js';
 
 const NOT_EMPTY = 'The category still contains userfields; move or delete them first.';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { createCategory, createUser, listAll, unique } from './userfield-helpers.js';
+import { createUser, listAll, unique } from '../helpers/collections.js';
+import { createCategory } from '../helpers/userfields.js';
 
 const NOT_FOUND = 'No resource exists with the given id.';
 const OPTIONS = [{ name: 'Red' }, { name: 'Green' }, { name: 'Blue' }];

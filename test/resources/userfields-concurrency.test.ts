@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { assertDense, createCategory, createTextField, createUser, fieldsIn, listAll, unique } from './userfield-helpers.js';
+import { assertDense, createUser, listAll, unique } from '../helpers/collections.js';
+import { createCategory, createTextField, fieldsIn } from '../helpers/userfields.js';
 
 forEachEngine('userfields under concurrent writes', (h) => {
   it('keeps orderIndex dense and unique while fields are created and moved in one category at once', async () => {

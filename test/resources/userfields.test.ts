@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { assertDense, createCategory, createTextField, fieldsIn, listAll, unique } from './userfield-helpers.js';
+import { assertDense, listAll, unique } from '../helpers/collections.js';
+import { createCategory, createTextField, fieldsIn } from '../helpers/userfields.js';
 
 const PREDEFINED = ['Street 1', 'Street 2', 'City', 'State/Province', 'Postal Code', 'Country', 'Phone Number', 'Company'];
 const PLACEMENT = ['categoryId', 'categoryName', 'categoryType', 'createdDate', 'id', 'orderIndex', 'type'];
@@ -424,23 +425,48 @@ forEachEngine('userfields', (h) => {
     );
   });
 
-  it('moves only to an existing category', async () => {
+  it('moves to a category named by categoryName, creating an unknown one as create does; an unknown categoryId is refused', async () => {
     const categoryId = await createCategory(h);
     const id = await createTextField(h, categoryId);
-    const unknownName = await h.put(`userfields/${id}`, { categoryName: unique('Does not exist') });
-    assert.equal(unknownName.statusCode, 400);
-    assert.equal(unknownName.json().message, 'invalid value');
-    assert.ok(unknownName.json().fieldErrors.categoryName);
+    const newName = unique('Made by a move');
+    assert.equal((await h.put(`userfields/${id}`, { categoryName: newName })).statusCode, 204);
+    const moved = await get(id);
+    assert.deepEqual([moved.categoryName, moved.categoryType, moved.orderIndex], [newName, 'public', 0]);
+    assert.notEqual(moved.categoryId, categoryId);
+    const privateName = unique('Private by a move');
+    assert.equal((await h.put(`userfields/${id}`, { categoryName: privateName, categoryType: 'private' })).statusCode, 204);
+    assert.deepEqual([(await get(id)).categoryName, (await get(id)).categoryType], [privateName, 'private']);
     const unknownId = await h.put(`userfields/${id}`, { categoryId: '0'.repeat(32) });
+    assert.equal(unknownId.statusCode, 400);
     assert.equal(unknownId.json().fieldErrors.categoryId, 'No resource exists with the given id.');
-    assert.equal((await get(id)).categoryId, categoryId);
+    assert.equal((await get(id)).categoryName, privateName);
+  });
+
+  it('applies categoryType or refuses it, never ignoring it: it cannot change the type of an existing category', async () => {
+    const publicId = await createCategory(h, 'public');
+    const privateId = await createCategory(h, 'private');
+    const id = await createTextField(h, publicId);
+    const before = await get(id);
+    const mismatch = await h.put(`userfields/${id}`, { categoryType: 'private' });
+    assert.equal(mismatch.statusCode, 400);
+    assert.equal(mismatch.json().fieldErrors.categoryType, 'does not match the category, which is public');
+    const mismatchedMove = await h.put(`userfields/${id}`, { categoryId: privateId, categoryType: 'public' });
+    assert.equal(mismatchedMove.json().fieldErrors.categoryType, 'does not match the category, which is private');
+    assert.deepEqual(await get(id), before);
+    assert.equal((await h.put(`userfields/${id}`, { categoryType: 'public' })).statusCode, 204);
+    assert.equal((await h.put(`userfields/${id}`, { categoryId: privateId, categoryType: 'private' })).statusCode, 204);
+    assert.equal((await get(id)).categoryType, 'private');
+    const predefined = (await listAll(h, 'userfields')).find((field) => field.readOnly && field.categoryId === undefined);
+    const unplaced = await h.put(`userfields/${predefined.id}`, { categoryType: 'public' });
+    assert.equal(unplaced.statusCode, 400);
+    assert.match(unplaced.json().fieldErrors.categoryType, /in no category/);
   });
 
   it('ignores read-only properties, so every type can be PUT back as read', async () => {
     for (const { type, body } of TYPES) {
       const id = await h.create('userfields', { type, categoryName: unique(`Round trip ${type}`), ...body });
       const read = await get(id);
-      const response = await h.put(`userfields/${id}`, { ...read, id: 'ignored', createdDate: 'ignored', categoryType: 'private' });
+      const response = await h.put(`userfields/${id}`, { ...read, id: 'ignored', createdDate: 'ignored' });
       assert.equal(response.statusCode, 204, `${type}: ${response.body}`);
       assert.deepEqual(await get(id), read);
     }

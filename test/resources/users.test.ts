@@ -24,7 +24,20 @@ forEachEngine('users', (h) => {
     const read = await h.get(location.slice(location.indexOf('/api/v5')));
     assert.equal(read.statusCode, 200);
     const user = read.json();
-    assert.deepEqual(Object.keys(user).sort(), ['createdDate', 'email', 'firstName', 'id', 'lastName', 'locale', 'tags', 'username']);
+    assert.deepEqual(Object.keys(user).sort(), [
+      'active',
+      'createdDate',
+      'email',
+      'firstName',
+      'id',
+      'lastName',
+      'locale',
+      'tags',
+      'updatedDate',
+      'username',
+    ]);
+    assert.equal(user.active, true);
+    assert.equal(user.updatedDate, user.createdDate);
     assert.equal(user.email, 'Ada@Example.com');
     assert.deepEqual(user.tags, ['math', 'poetry']);
     assert.match(user.createdDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -34,7 +47,7 @@ forEachEngine('users', (h) => {
   it('omits properties without a value', async () => {
     const id = await h.create('users', { email: 'bare@example.com' });
     const user = (await h.get(`users/${id}`)).json();
-    assert.deepEqual(Object.keys(user).sort(), ['createdDate', 'email', 'id']);
+    assert.deepEqual(Object.keys(user).sort(), ['active', 'createdDate', 'email', 'id', 'updatedDate']);
   });
 
   it('stores the password hashed with scrypt', async () => {
@@ -228,6 +241,22 @@ forEachEngine('users: lists, filters and paging', (h) => {
     assert.equal((await find({ createdDate: `${year - 1}/..` })).length, 100);
     assert.equal((await find({ createdDate: `../${year - 1}` })).length, 0);
     assert.equal((await find({ lastLoginDate: `${year}` })).length, 0);
+  });
+
+  it('takes date filters as JavaScript and other languages write them: fractional seconds, numeric offsets', async () => {
+    const find = async (createdDate: string) =>
+      (await h.get('users', { token: org.token, query: { limit: '100', createdDate } })).json().results as unknown[];
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    assert.equal((await find(`${hourAgo.toISOString()}/..`)).length, 100);
+    assert.equal((await find(`../${hourAgo.toISOString().replace('Z', '+00:00')}`)).length, 0);
+    const inParis = new Date(hourAgo.getTime() + 7_200_000).toISOString().replace('Z', '+02:00');
+    assert.equal((await find(`${inParis}/..`)).length, 100);
+    const encoded = await h.get(`users?limit=100&createdDate=${inParis.replace('+', '%2B')}/..`, { token: org.token });
+    assert.equal(encoded.json().results.length, 100);
+    // An unencoded + arrives as a space, and still means +.
+    const plusAsSpace = await h.get(`users?limit=100&createdDate=${inParis}/..`, { token: org.token });
+    assert.equal(plusAsSpace.statusCode, 200);
+    assert.equal(plusAsSpace.json().results.length, 100);
   });
 
   it('treats LIKE wildcards in filters as plain characters', async () => {

@@ -2,10 +2,14 @@ import type { Migration } from 'kysely';
 import * as foundation from './0001-foundation.js';
 import * as userfields from './0002-userfields.js';
 import * as courses from './0003-courses.js';
+import * as oauthClients from './0004-oauth-clients.js';
+import * as scim from './0005-scim.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-userfields': userfields,
   '0003-courses': courses,
+  '0004-oauth-clients': oauthClients,
+  '0005-scim': scim,
 };

@@ -1,7 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
+import { pageWindow } from '../../db/filters.js';
+import { withBooleans, type Row } from '../../db/rows.js';
 import type { AgreementsTable, Database, UserAgreementsTable } from '../../db/schema.js';
+import type { Paging } from '../../lib/paging.js';
 
-export type AgreementRow = AgreementsTable;
+export type AgreementRow = Row<AgreementsTable>;
 export type AgreementPatch = Partial<Pick<AgreementRow, 'title' | 'text' | 'required' | 'updated_date'>>;
 export type UserAgreementRow = UserAgreementsTable;
 
@@ -14,12 +17,21 @@ export interface AgreementOfUser extends AgreementRow {
 
 export function agreementsRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
-    list(orgId: string): Promise<AgreementRow[]> {
-      return db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).execute();
+    /** Up to `limit + 1` agreements, standard then custom, so the caller can tell whether a next page exists. */
+    async list(orgId: string, paging: Paging): Promise<AgreementRow[]> {
+      const rows = await db
+        .selectFrom('agreements')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .orderBy('type', 'desc')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
+      return rows.map((row) => withBooleans(row, ['required']));
     },
 
-    find(orgId: string, type: AgreementRow['type']): Promise<AgreementRow | undefined> {
-      return db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).where('type', '=', type).executeTakeFirst();
+    async find(orgId: string, type: AgreementRow['type']): Promise<AgreementRow | undefined> {
+      const row = await db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).where('type', '=', type).executeTakeFirst();
+      return row && withBooleans(row, ['required']);
     },
 
     /** Defines the agreement; if a concurrent request defined it first, this one revises it. */
@@ -37,9 +49,12 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
       await db.updateTable('agreements').set(patch).where('org_id', '=', orgId).where('type', '=', type).execute();
     },
 
-    /** The organization's agreements (or the one of `type`) joined with the user's agreement to each. */
-    ofUser(orgId: string, userId: string, type?: AgreementRow['type']): Promise<AgreementOfUser[]> {
-      return db
+    /**
+     * The organization's agreements (or the one of `type`) joined with the user's agreement to each,
+     * standard then custom; up to `limit + 1` of them with `paging`.
+     */
+    async ofUser(orgId: string, userId: string, type?: AgreementRow['type'], paging?: Paging): Promise<AgreementOfUser[]> {
+      const rows = await db
         .selectFrom('agreements')
         .leftJoin('user_agreements', (join) =>
           join
@@ -51,7 +66,10 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
         .select(['user_agreements.title as agreed_title', 'user_agreements.text as agreed_text', 'user_agreements.agreed_date'])
         .where('agreements.org_id', '=', orgId)
         .$if(type !== undefined, (q) => q.where('agreements.type', '=', type!))
+        .orderBy('agreements.type', 'desc')
+        .$if(paging !== undefined, (q) => pageWindow(q, paging!))
         .execute();
+      return rows.map((row) => withBooleans(row, ['required']));
     },
 
     /** Records (or renews) the user's agreement with the title and text they agreed to. */

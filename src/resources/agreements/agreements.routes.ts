@@ -1,25 +1,26 @@
 import type { ResourceRoutes } from '../../http/api-instance.js';
-import { itemRoutes } from '../../http/resource-routes.js';
+import { itemRoutes, listRoute } from '../../http/resource-routes.js';
 import { IdParams } from '../../lib/schema.js';
 import {
   Agreement,
-  Agreements,
+  AgreementQuery,
   PutAgreement,
   PutUserAgreement,
   TypeParams,
   UserAgreement,
   UserAgreementParams,
-  UserAgreements,
+  UserAgreementQuery,
 } from './agreements.schemas.js';
 import type { AgreementsService } from './agreements.service.js';
 
 const tag = 'Agreements';
 
 export const agreementsRoutes: ResourceRoutes<AgreementsService> = async (app, { service }) => {
-  app.get(
+  listRoute(
+    app,
     '/agreements',
-    { schema: { tags: [tag], summary: 'List the agreements defined: standard, then custom', response: { 200: Agreements } } },
-    async (request) => ({ results: await service.list(request.caller) }),
+    { tag, summary: 'List the agreements defined: standard, then custom', query: AgreementQuery, item: Agreement },
+    (caller, { query, paging }) => service.list(caller, query, paging),
   );
 
   itemRoutes(app, {
@@ -35,16 +36,12 @@ export const agreementsRoutes: ResourceRoutes<AgreementsService> = async (app, {
     },
   });
 
-  itemRoutes(app, {
-    url: '/users/:id/agreements',
-    tag,
-    params: IdParams,
-    item: UserAgreements,
-    get: {
-      summary: "A user's agreements: standard, then custom when defined",
-      read: async (caller, { id }) => ({ results: await service.listForUser(caller, id) }),
-    },
-  });
+  listRoute(
+    app,
+    '/users/:id/agreements',
+    { tag, summary: "A user's agreements: standard, then custom when defined", params: IdParams, query: UserAgreementQuery, item: UserAgreement },
+    (caller, { params, query, paging }) => service.listForUser(caller, params.id, query, paging),
+  );
 
   itemRoutes(app, {
     url: '/users/:id/agreements/:type',

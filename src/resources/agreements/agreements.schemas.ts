@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery } from '../../lib/paging.js';
 import { Body, NonBlankText, ReadOnly, Timestamp } from '../../lib/schema.js';
 
 export const AGREEMENT_TYPES = ['standard', 'custom'] as const;
@@ -19,7 +20,9 @@ export const Agreement = Type.Object(
 );
 export type Agreement = Static<typeof Agreement>;
 
-export const Agreements = Type.Object({ results: Type.Array(Agreement, { description: 'standard, then custom when defined' }) });
+/** The agreements defined, standard then custom. */
+export const AgreementQuery = ListQuery({});
+export type AgreementQuery = Static<typeof AgreementQuery>;
 
 /** Defines the agreement (title and text required the first time) or revises what is sent. */
 export const PutAgreement = Body({
@@ -48,7 +51,9 @@ export const UserAgreement = Type.Object(
 );
 export type UserAgreement = Static<typeof UserAgreement>;
 
-export const UserAgreements = Type.Object({ results: Type.Array(UserAgreement, { description: 'standard, then custom when defined' }) });
+/** A user's agreements, standard then custom when defined. */
+export const UserAgreementQuery = ListQuery({});
+export type UserAgreementQuery = Static<typeof UserAgreementQuery>;
 
 export const PutUserAgreement = Body({
   agreed: Type.Boolean({ errorMessage: 'must be true or false' }),

@@ -3,35 +3,40 @@ import { lockUser } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { errors, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
+import { findById, found } from '../../lib/not-found.js';
+import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';
 import { agreementsRepository, type AgreementOfUser, type AgreementPatch, type AgreementRow } from './agreements.repository.js';
-import { AGREEMENT_TYPES, type Agreement, type AgreementType, type PutAgreement, type UserAgreement } from './agreements.schemas.js';
+import {
+  AGREEMENT_TYPES,
+  type Agreement,
+  type AgreementQuery,
+  type AgreementType,
+  type PutAgreement,
+  type UserAgreement,
+  type UserAgreementQuery,
+} from './agreements.schemas.js';
 
 function isAgreementType(type: string): type is AgreementType {
   return (AGREEMENT_TYPES as readonly string[]).includes(type);
 }
 
-/** standard first, then custom. */
-function inTypeOrder<T extends { type: AgreementType }>(rows: T[]): T[] {
-  return rows.sort((a, b) => AGREEMENT_TYPES.indexOf(a.type) - AGREEMENT_TYPES.indexOf(b.type));
-}
-
-export function toResponse(row: AgreementRow): Agreement {
+function toResponse(row: AgreementRow): Agreement {
   const agreement: Agreement = {
     type: row.type,
     title: row.title,
     text: row.text,
     createdDate: row.created_date,
-    required: Boolean(row.required), // SQLite gives 0/1
+    required: row.required,
   };
   if (row.updated_date) agreement.updatedDate = row.updated_date;
   return agreement;
 }
 
 /** Once agreed, the user sees the title and text they agreed to, whatever revisions came later. */
-export function toUserResponse(row: AgreementOfUser): UserAgreement {
+function toUserResponse(row: AgreementOfUser): UserAgreement {
   if (row.agreed_date === null) {
     return { type: row.type, title: row.title, text: row.text, createdDate: row.created_date, agreed: false };
   }
@@ -50,18 +55,16 @@ export function agreementsService(db: Kysely<Database>) {
   const users = usersRepository(db);
 
   async function requireUser(orgId: string, userId: string): Promise<void> {
-    if (!isId(userId) || !(await users.find(orgId, userId))) throw errors.notFound();
+    await findById(userId, (id) => users.find(orgId, id));
   }
 
   return {
-    async list(caller: Caller): Promise<Agreement[]> {
-      return inTypeOrder(await agreements.list(caller.orgId)).map(toResponse);
+    async list(caller: Caller, _query: AgreementQuery, paging: Paging): Promise<Agreement[]> {
+      return (await agreements.list(caller.orgId, paging)).map(toResponse);
     },
 
     async get(caller: Caller, type: string): Promise<Agreement> {
-      const row = isAgreementType(type) ? await agreements.find(caller.orgId, type) : undefined;
-      if (!row) throw errors.notFound();
-      return toResponse(row);
+      return toResponse(found(isAgreementType(type) ? await agreements.find(caller.orgId, type) : undefined));
     },
 
     /** Defines the agreement (title and text required the first time) or revises what is sent. */
@@ -85,20 +88,19 @@ export function agreementsService(db: Kysely<Database>) {
       const patch: AgreementPatch = {};
       if (input.title !== undefined && input.title !== current.title) patch.title = input.title;
       if (input.text !== undefined && input.text !== current.text) patch.text = input.text;
-      if (input.required !== undefined && input.required !== Boolean(current.required)) patch.required = input.required;
+      if (input.required !== undefined && input.required !== current.required) patch.required = input.required;
       if (Object.keys(patch).length > 0) await agreements.update(caller.orgId, type, { ...patch, updated_date: at });
     },
 
-    async listForUser(caller: Caller, userId: string): Promise<UserAgreement[]> {
+    async listForUser(caller: Caller, userId: string, _query: UserAgreementQuery, paging: Paging): Promise<UserAgreement[]> {
       await requireUser(caller.orgId, userId);
-      return inTypeOrder(await agreements.ofUser(caller.orgId, userId)).map(toUserResponse);
+      return (await agreements.ofUser(caller.orgId, userId, undefined, paging)).map(toUserResponse);
     },
 
     async getForUser(caller: Caller, userId: string, type: string): Promise<UserAgreement> {
       await requireUser(caller.orgId, userId);
       const [row] = isAgreementType(type) ? await agreements.ofUser(caller.orgId, userId, type) : [];
-      if (!row) throw errors.notFound();
-      return toUserResponse(row);
+      return toUserResponse(found(row));
     },
 
     /**
@@ -113,10 +115,10 @@ export function agreementsService(db: Kysely<Database>) {
         if (!(await lockUser(trx, orgId, userId))) throw errors.notFound();
         const repository = agreementsRepository(trx);
         const [agreement] = await repository.ofUser(orgId, userId, type);
-        if (!agreement) throw errors.notFound();
+        const { title, text, agreed_title: agreedTitle, agreed_text: agreedText } = found(agreement);
         if (!agreed) return repository.withdraw(orgId, userId, type);
-        if (agreement.agreed_title === agreement.title && agreement.agreed_text === agreement.text) return;
-        return repository.agree({ org_id: orgId, user_id: userId, type, title: agreement.title, text: agreement.text, agreed_date: now() });
+        if (agreedTitle === title && agreedText === text) return;
+        return repository.agree({ org_id: orgId, user_id: userId, type, title, text, agreed_date: now() });
       });
     },
   };

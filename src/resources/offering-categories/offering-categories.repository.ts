@@ -1,11 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import { containsText, pageWindow, withinRange } from '../../db/filters.js';
+import { lookupKey } from '../../db/keys.js';
 import type { Database, OfferingCategoriesTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
 
 export type OfferingCategoryRow = OfferingCategoriesTable;
-export type OfferingCategoryPatch = Partial<Omit<OfferingCategoryRow, 'org_id' | 'id' | 'created_date' | 'order_index'>>;
+/** A category as services write it; the repository derives the name's lookup key. */
+export type NewOfferingCategory = Omit<OfferingCategoryRow, 'name_key'>;
+export type OfferingCategoryPatch = Partial<Omit<NewOfferingCategory, 'org_id' | 'id' | 'created_date' | 'order_index'>>;
 
 export interface OfferingCategoryFilters {
   name?: string;
@@ -37,24 +40,28 @@ export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<
       return new Set(rows.map((row) => row.id));
     },
 
-    /** Whether a category other than `exceptId` holds this name key. */
-    async nameTaken(orgId: string, nameKey: string, exceptId?: string): Promise<boolean> {
+    /** Whether a category other than `exceptId` holds this name, case aside. */
+    async nameTaken(orgId: string, name: string, exceptId?: string): Promise<boolean> {
       const row = await db
         .selectFrom('offering_categories')
         .select('id')
         .where('org_id', '=', orgId)
-        .where('name_key', '=', nameKey)
+        .where('name_key', '=', lookupKey(name))
         .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
         .executeTakeFirst();
       return row !== undefined;
     },
 
-    async insert(row: OfferingCategoryRow): Promise<void> {
-      await db.insertInto('offering_categories').values(row).execute();
+    async insert(category: NewOfferingCategory): Promise<void> {
+      await db
+        .insertInto('offering_categories')
+        .values({ ...category, name_key: lookupKey(category.name) })
+        .execute();
     },
 
     async update(orgId: string, id: string, patch: OfferingCategoryPatch): Promise<void> {
-      await db.updateTable('offering_categories').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+      const keyed = patch.name === undefined ? patch : { ...patch, name_key: lookupKey(patch.name) };
+      await db.updateTable('offering_categories').set(keyed).where('org_id', '=', orgId).where('id', '=', id).execute();
     },
 
     /** Removes the category; its links to offerings go with it (foreign key cascade). */

@@ -1,16 +1,22 @@
 import type { Kysely } from 'kysely';
-import { denseOrder, lockOrdering } from '../../db/dense-order.js';
+import { denseOrder, orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { parseDateFilter } from '../../lib/date-filter.js';
 import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
-import { isId, newId } from '../../lib/ids.js';
+import { newId } from '../../lib/ids.js';
+import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { offeringCategoriesRepository, type OfferingCategoryPatch, type OfferingCategoryRow } from './offering-categories.repository.js';
+import {
+  offeringCategoriesRepository,
+  type NewOfferingCategory,
+  type OfferingCategoryPatch,
+  type OfferingCategoryRow,
+} from './offering-categories.repository.js';
 import type { CreateOfferingCategory, OfferingCategory, OfferingCategoryQuery, UpdateOfferingCategory } from './offering-categories.schemas.js';
 
-export function toResponse(row: OfferingCategoryRow): OfferingCategory {
+function toResponse(row: OfferingCategoryRow): OfferingCategory {
   const category: OfferingCategory = { id: row.id, name: row.name, orderIndex: row.order_index, createdDate: row.created_date };
   if (row.description) category.description = row.description;
   if (row.color) category.color = row.color;
@@ -35,22 +41,17 @@ export function offeringCategoriesService(db: Kysely<Database>) {
     },
 
     async get(caller: Caller, id: string): Promise<OfferingCategory> {
-      const row = isId(id) ? await categories.find(caller.orgId, id) : undefined;
-      if (!row) throw errors.notFound();
-      return toResponse(row);
+      return toResponse(await findById(id, (id) => categories.find(caller.orgId, id)));
     },
 
     create(caller: Caller, input: CreateOfferingCategory): Promise<string> {
-      return db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, caller.orgId);
+      return orderedWrite(db, caller.orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
-        const nameKey = input.name.toLowerCase();
-        if (await repository.nameTaken(caller.orgId, nameKey)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
-        const row: OfferingCategoryRow = {
+        if (await repository.nameTaken(caller.orgId, input.name)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
+        const row: NewOfferingCategory = {
           org_id: caller.orgId,
           id: newId(),
           name: input.name,
-          name_key: nameKey,
           description: input.description || null,
           color: input.color || null,
           order_index: await denseOrder(trx, 'offering_categories', caller.orgId).openSlot(input.orderIndex),
@@ -62,17 +63,13 @@ export function offeringCategoriesService(db: Kysely<Database>) {
     },
 
     async update(caller: Caller, id: string, input: UpdateOfferingCategory): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
-      await db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, caller.orgId);
+      await orderedWrite(db, caller.orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
-        const row = await repository.find(caller.orgId, id);
-        if (!row) throw errors.notFound();
+        const row = await findById(id, (id) => repository.find(caller.orgId, id));
         const patch: OfferingCategoryPatch = {};
         if (input.name !== undefined) {
-          const nameKey = input.name.toLowerCase();
-          if (await repository.nameTaken(caller.orgId, nameKey, id)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
-          Object.assign(patch, { name: input.name, name_key: nameKey });
+          if (await repository.nameTaken(caller.orgId, input.name, id)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
+          patch.name = input.name;
         }
         if (input.description !== undefined) patch.description = input.description || null;
         if (input.color !== undefined) patch.color = input.color || null;
@@ -85,12 +82,9 @@ export function offeringCategoriesService(db: Kysely<Database>) {
 
     /** Deletes the category; offerings simply lose it from their `offeringCategoryIds`. */
     async delete(caller: Caller, id: string): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
-      await db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, caller.orgId);
+      await orderedWrite(db, caller.orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
-        const row = await repository.find(caller.orgId, id);
-        if (!row) throw errors.notFound();
+        const row = await findById(id, (id) => repository.find(caller.orgId, id));
         await repository.delete(caller.orgId, id);
         await denseOrder(trx, 'offering_categories', caller.orgId).closeGap(row.order_index);
       });

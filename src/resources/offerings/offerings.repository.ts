@@ -1,12 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { forUpdate } from '../../db/locking.js';
+import { withBooleans, type Row } from '../../db/rows.js';
 import type { Database, OfferingsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
 import { blocksNewRegistration, openForRegistration } from '../registrations/eligibility.js';
 
-export type OfferingRow = OfferingsTable;
+export type OfferingRow = Row<OfferingsTable>;
+
+const offeringRow = (row: OfferingsTable): OfferingRow => withBooleans(row, ['allow_retake']);
 export type OfferingPatch = Partial<Omit<OfferingRow, 'org_id' | 'id' | 'created_date' | 'order_index'>>;
 
 export interface OfferingFilters {
@@ -21,7 +24,7 @@ export interface OfferingFilters {
 export function offeringsRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
     /** Up to `limit + 1` offerings in list order, so the caller can tell whether a next page exists. */
-    list(orgId: string, filters: OfferingFilters, paging: Paging): Promise<OfferingRow[]> {
+    async list(orgId: string, filters: OfferingFilters, paging: Paging): Promise<OfferingRow[]> {
       let query = db.selectFrom('offerings').selectAll('offerings').where('offerings.org_id', '=', orgId);
       if (filters.title !== undefined) query = query.where(containsText('offerings.title', filters.title));
       for (const tag of filters.tags ?? []) query = query.where(hasWord('offerings.tags', tag));
@@ -39,6 +42,16 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
         );
       }
       if (openFor) {
+        // Nothing is open to a deactivated user, as POST /registrations refuses to register one.
+        query = query.where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('users')
+              .select('users.id')
+              .where('users.org_id', '=', orgId)
+              .where('users.id', '=', openFor.userId)
+              .where('users.active', '=', true),
+          ),
+        );
         query = query
           .where(openForRegistration('offerings', openFor.at))
           .where(({ not, exists, selectFrom }) =>
@@ -54,33 +67,37 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
             ),
           );
       }
-      return query
+      const rows = await query
         .orderBy('offerings.order_index')
         .orderBy('offerings.id')
         .$call((q) => pageWindow(q, paging))
         .execute();
+      return rows.map(offeringRow);
     },
 
-    find(orgId: string, id: string): Promise<OfferingRow | undefined> {
-      return db.selectFrom('offerings').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    async find(orgId: string, id: string): Promise<OfferingRow | undefined> {
+      const row = await db.selectFrom('offerings').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      return row && offeringRow(row);
     },
 
     /**
      * Reads and locks the offering until the transaction ends (registrations for it, its updates and
      * its deletion serialize on this row), telling whether it is open for registration at `at`.
      */
-    lockForRegistration(orgId: string, id: string, at: string) {
+    async lockForRegistration(orgId: string, id: string, at: string): Promise<{ title: string; open: boolean } | undefined> {
       const query = db
         .selectFrom('offerings')
         .select(['title', openForRegistration('offerings', at).as('open')])
         .where('org_id', '=', orgId)
         .where('id', '=', id);
-      return forUpdate(db, query).executeTakeFirst();
+      const row = await forUpdate(db, query).executeTakeFirst();
+      return row && withBooleans(row, ['open']);
     },
 
     /** Reads and locks the offering until the transaction ends (see `lockForRegistration`). */
-    lock(orgId: string, id: string): Promise<OfferingRow | undefined> {
-      return forUpdate(db, db.selectFrom('offerings').selectAll().where('org_id', '=', orgId).where('id', '=', id)).executeTakeFirst();
+    async lock(orgId: string, id: string): Promise<OfferingRow | undefined> {
+      const row = await forUpdate(db, db.selectFrom('offerings').selectAll().where('org_id', '=', orgId).where('id', '=', id)).executeTakeFirst();
+      return row && offeringRow(row);
     },
 
     /** Category ids of each of `offeringIds`, in the order they were given. */

@@ -5,11 +5,15 @@ import { OrderIndex } from '../offering-categories/offering-categories.schemas.j
 
 export const DEFAULT_PASSING_GRADE = 70;
 
-/** The shape is checked here; the calendar (no 30 February) by the service. */
-export const TIMESTAMP_MESSAGE = 'must be a UTC timestamp of the form yyyy-mm-ddThh:mm:ssZ';
-const TIMESTAMP_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\dZ$';
+/** The shape is checked here; the calendar (no 30 February) by the service, which stores the moment in UTC to the second. */
+export const TIMESTAMP_MESSAGE = 'must be a timestamp such as 2013-10-23T00:48:50Z (fractional seconds and an offset such as +02:00 are accepted)';
+const TIMESTAMP_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]\\d{2}(:?\\d{2})?)$';
 const DateInput = (description: string) =>
-  Type.String({ pattern: TIMESTAMP_PATTERN, errorMessage: TIMESTAMP_MESSAGE, description: `${description}, UTC yyyy-mm-ddThh:mm:ssZ` });
+  Type.String({
+    pattern: TIMESTAMP_PATTERN,
+    errorMessage: TIMESTAMP_MESSAGE,
+    description: `${description}, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC`,
+  });
 
 const Title = NonBlankText(255);
 const CatalogDescription = Type.String({ maxLength: 100000, errorMessage: 'must be a string of at most 100000 characters' });

@@ -1,10 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
-import { denseOrder, lockOrdering } from '../../db/dense-order.js';
+import { denseOrder, orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
-import { parseDateFilter } from '../../lib/date-filter.js';
+import { parseDateFilter, parseTimestamp } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
+import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
@@ -24,14 +25,14 @@ import {
 
 const STILL_REGISTERED = 'The offering has registrations that are not ejected; it can be deleted once it has none.';
 
-export function toResponse(row: OfferingRow, categoryIds: string[] = []): Offering {
+function toResponse(row: OfferingRow, categoryIds: string[] = []): Offering {
   const offering: Offering = {
     id: row.id,
     title: row.title,
     createdDate: row.created_date,
     orderIndex: row.order_index,
     passingGrade: row.passing_grade,
-    allowRetake: Boolean(row.allow_retake), // SQLite gives 0/1
+    allowRetake: row.allow_retake,
   };
   if (row.begin_date) offering.beginDate = row.begin_date;
   if (row.end_date) offering.endDate = row.end_date;
@@ -59,11 +60,17 @@ const SPANS = [
   ['registration_begin_date', 'registration_end_date', 'registrationEndDate', 'registrationBeginDate'],
 ] as const;
 
+/** The stored form of a date input: UTC to the second; a value that is no real moment stays as sent, for `dateErrors` to refuse. */
+function storedDate(value: string | null): string | null {
+  return value === null ? null : (parseTimestamp(value) ?? value);
+}
+
 /** The dates an offering will have: the input's where given (`null` clears), else the current ones. */
 function datesOf(input: CreateOffering | UpdateOffering, current?: Dates): Dates {
   const dates = { begin_date: null, end_date: null, registration_begin_date: null, registration_end_date: null, ...current };
   for (const [property, column] of DATE_PROPERTIES) {
-    if (input[property] !== undefined) dates[column] = input[property];
+    const value = input[property];
+    if (value !== undefined) dates[column] = storedDate(value);
   }
   return dates;
 }
@@ -73,7 +80,7 @@ function dateErrors(input: CreateOffering | UpdateOffering, dates: Dates): Field
   const fieldErrors: FieldErrors = {};
   for (const [property] of DATE_PROPERTIES) {
     const value = input[property];
-    if (value && parseDateFilter(value) === undefined) fieldErrors[property] = TIMESTAMP_MESSAGE;
+    if (value && parseTimestamp(value) === undefined) fieldErrors[property] = TIMESTAMP_MESSAGE;
   }
   for (const [begin, end, endProperty, beginProperty] of SPANS) {
     const [from, to] = [dates[begin], dates[end]];
@@ -137,15 +144,13 @@ export function offeringsService(db: Kysely<Database>) {
     },
 
     async get(caller: Caller, id: string): Promise<Offering> {
-      const row = isId(id) ? await offerings.find(caller.orgId, id) : undefined;
-      if (!row) throw errors.notFound();
+      const row = await findById(id, (id) => offerings.find(caller.orgId, id));
       return toResponse(row, (await offerings.categoryIds(caller.orgId, [id])).get(id));
     },
 
     create(caller: Caller, input: CreateOffering): Promise<string> {
       const { orgId } = caller;
-      return db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, orgId);
+      return orderedWrite(db, orgId, async (trx) => {
         const categoryIds = await validate(trx, orgId, input);
         const row: OfferingRow = {
           org_id: orgId,
@@ -169,16 +174,14 @@ export function offeringsService(db: Kysely<Database>) {
 
     async update(caller: Caller, id: string, input: UpdateOffering): Promise<void> {
       const { orgId } = caller;
-      if (!isId(id)) throw errors.notFound();
-      await db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, orgId);
+      await orderedWrite(db, orgId, async (trx) => {
         const repository = offeringsRepository(trx);
-        const row = await repository.lock(orgId, id);
-        if (!row) throw errors.notFound();
+        const row = await findById(id, (id) => repository.lock(orgId, id));
         const categoryIds = await validate(trx, orgId, input, row);
         const patch: OfferingPatch = {};
         for (const [property, column] of DATE_PROPERTIES) {
-          if (input[property] !== undefined) patch[column] = input[property];
+          const value = input[property];
+          if (value !== undefined) patch[column] = storedDate(value);
         }
         if (input.title !== undefined) patch.title = input.title;
         if (input.catalogDescription !== undefined) patch.catalog_description = input.catalogDescription || null;
@@ -195,12 +198,9 @@ export function offeringsService(db: Kysely<Database>) {
     /** Refused while registrations that are not ejected exist; ejected ones are deleted with the offering. */
     async delete(caller: Caller, id: string): Promise<void> {
       const { orgId } = caller;
-      if (!isId(id)) throw errors.notFound();
-      await db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, orgId);
+      await orderedWrite(db, orgId, async (trx) => {
         const repository = offeringsRepository(trx);
-        const row = await repository.lock(orgId, id);
-        if (!row) throw errors.notFound();
+        const row = await findById(id, (id) => repository.lock(orgId, id));
         const registrations = registrationsRepository(trx);
         const statuses = await registrations.lockStatusesOfOffering(orgId, id);
         if (statuses.some((status) => status !== 'ejected')) throw errors.badRequest(STILL_REGISTERED);

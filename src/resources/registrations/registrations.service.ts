@@ -5,6 +5,7 @@ import { parseDateFilter } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
+import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
@@ -19,12 +20,14 @@ import {
   type UpdateRegistration,
 } from './registrations.schemas.js';
 
-export const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
+const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
+const ALREADY_EJECTED = 'the registration is already ejected';
 const NOT_OPEN = 'The offering is not open for registration';
+const USER_DEACTIVATED = 'The user is deactivated; reactivate it to register it';
 const ALREADY_ACTIVE = 'The user already has an active registration for this offering';
 const ALREADY_COMPLETED = 'The user has already completed this offering, and it does not allow retakes';
 
-export function toResponse(row: RegistrationRow): Registration {
+function toResponse(row: RegistrationRow): Registration {
   const registration: Registration = {
     id: row.id,
     userId: row.user_id,
@@ -49,10 +52,12 @@ interface Grading {
 
 /**
  * What a PUT asks of the registration in `current` status: to eject it, to grade it, or nothing at
- * all when it only names the current status (ejecting an ejected registration, or PUTting back what
- * was read). Read-only properties were ignored by the schema.
+ * all when it only names the current status (PUTting back what was read; ejecting an ejected
+ * registration is refused). Read-only properties were ignored by the schema.
  */
 function changeOf(input: UpdateRegistration, current: RegistrationStatus): 'eject' | Grading | undefined {
+  // v5: ejecting answers 400 when the registration is not active.
+  if (input.status === 'ejected' && current === 'ejected' && input.grade === undefined) throw errors.fieldErrors({ status: ALREADY_EJECTED });
   const status = input.status === current ? undefined : input.status;
   if (status !== undefined && status !== 'ejected') throw errors.fieldErrors({ status: STATUS_NOT_SETTABLE });
   if (status !== undefined && input.grade !== undefined) {
@@ -67,7 +72,7 @@ function changeOf(input: UpdateRegistration, current: RegistrationStatus): 'ejec
   throw errors.badRequest('Nothing to change: send {"status": "ejected"} or {"grade": n}');
 }
 
-// The state table. Eject: active → ejected; graded → refused (ejected → ejected changes nothing, above).
+// The state table. Eject: active → ejected; graded → refused (ejected → ejected is refused above).
 
 function ejected(row: RegistrationRow, at: string): RegistrationPatch {
   if (row.status !== 'active') throw errors.fieldErrors({ status: EJECT_AFTER_GRADE });
@@ -115,9 +120,7 @@ export function registrationsService(db: Kysely<Database>) {
     },
 
     async get(caller: Caller, id: string): Promise<Registration> {
-      const row = isId(id) ? await registrations.find(caller.orgId, id) : undefined;
-      if (!row) throw errors.notFound();
-      return toResponse(row);
+      return toResponse(await findById(id, (id) => registrations.find(caller.orgId, id)));
     },
 
     /**
@@ -130,10 +133,11 @@ export function registrationsService(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => {
         const at = now();
         const offering = isId(input.offeringId) ? await offeringsRepository(trx).lockForRegistration(orgId, input.offeringId, at) : undefined;
-        const userExists = isId(input.userId) && (await lockUser(trx, orgId, input.userId));
-        if (!userExists || !offering?.open) {
+        const user = isId(input.userId) ? await lockUser(trx, orgId, input.userId) : undefined;
+        if (!user?.active || !offering?.open) {
           const fieldErrors: FieldErrors = {};
-          if (!userExists) fieldErrors.userId = NOT_FOUND_MESSAGE;
+          if (!user) fieldErrors.userId = NOT_FOUND_MESSAGE;
+          else if (!user.active) fieldErrors.userId = USER_DEACTIVATED;
           if (!offering) fieldErrors.offeringId = NOT_FOUND_MESSAGE;
           else if (!offering.open) fieldErrors.offeringId = NOT_OPEN;
           throw errors.fieldErrors(fieldErrors);
@@ -166,11 +170,9 @@ export function registrationsService(db: Kysely<Database>) {
 
     /** Ejects or grades, with the registration row locked so concurrent changes apply one after another. */
     async update(caller: Caller, id: string, input: UpdateRegistration): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
       await db.transaction().execute(async (trx) => {
         const repository = registrationsRepository(trx);
-        const row = await repository.lock(caller.orgId, id);
-        if (!row) throw errors.notFound();
+        const row = await findById(id, (id) => repository.lock(caller.orgId, id));
         const change = changeOf(input, row.status);
         if (change === undefined) return;
         let patch: RegistrationPatch;

@@ -12,11 +12,19 @@ export function tokensRepository(db: Kysely<Database>) {
     findByHash(tokenHash: string): Promise<AccessTokenRow | undefined> {
       return db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     },
+    /** The tokens made on the command line (those issued to OAuth clients belong to their client). */
     list(orgId: string): Promise<AccessTokenRow[]> {
-      return db.selectFrom('access_tokens').selectAll().where('org_id', '=', orgId).orderBy('created_date').orderBy('id').execute();
+      return db
+        .selectFrom('access_tokens')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('client_id', 'is', null)
+        .orderBy('created_date')
+        .orderBy('id')
+        .execute();
     },
     findById(tokenId: string): Promise<AccessTokenRow | undefined> {
-      return db.selectFrom('access_tokens').selectAll().where('id', '=', tokenId).executeTakeFirst();
+      return db.selectFrom('access_tokens').selectAll().where('id', '=', tokenId).where('client_id', 'is', null).executeTakeFirst();
     },
     async revoke(orgId: string, tokenId: string, at: string): Promise<void> {
       await db
@@ -26,6 +34,20 @@ export function tokensRepository(db: Kysely<Database>) {
         .where('id', '=', tokenId)
         .where('revoked_date', 'is', null)
         .execute();
+    },
+    /** Every token issued to a client stops working with it. */
+    async revokeClientTokens(orgId: string, clientId: string, at: string): Promise<void> {
+      await db
+        .updateTable('access_tokens')
+        .set({ revoked_date: at })
+        .where('org_id', '=', orgId)
+        .where('client_id', '=', clientId)
+        .where('revoked_date', 'is', null)
+        .execute();
+    },
+    /** A client's tokens that expired before `before`: they can never be used again, so nothing is lost. */
+    async deleteExpiredClientTokens(orgId: string, clientId: string, before: string): Promise<void> {
+      await db.deleteFrom('access_tokens').where('org_id', '=', orgId).where('client_id', '=', clientId).where('expires_date', '<', before).execute();
     },
     async touch(orgId: string, tokenId: string, at: string): Promise<void> {
       await db.updateTable('access_tokens').set({ last_used_date: at }).where('org_id', '=', orgId).where('id', '=', tokenId).execute();

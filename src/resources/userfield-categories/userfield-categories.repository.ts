@@ -1,11 +1,14 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { containsText, pageWindow, withinRange } from '../../db/filters.js';
+import { lookupKey } from '../../db/keys.js';
 import type { Database, UserfieldCategoriesTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
 import type { CategoryType } from './userfield-categories.schemas.js';
 
 export type CategoryRow = UserfieldCategoriesTable;
+/** A category as services write it; the repository derives the name's lookup key. */
+export type NewCategory = Omit<CategoryRow, 'name_key'>;
 
 export interface CategoryFilters {
   name?: string;
@@ -38,13 +41,9 @@ export function userfieldCategoriesRepository(db: Kysely<Database> | Transaction
       return db.selectFrom('userfield_categories').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
     },
 
+    /** The category of this name, case aside. */
     findByName(orgId: string, name: string): Promise<CategoryRow | undefined> {
-      return db
-        .selectFrom('userfield_categories')
-        .selectAll()
-        .where('org_id', '=', orgId)
-        .where('name_key', '=', name.toLowerCase())
-        .executeTakeFirst();
+      return db.selectFrom('userfield_categories').selectAll().where('org_id', '=', orgId).where('name_key', '=', lookupKey(name)).executeTakeFirst();
     },
 
     async hasUserfields(orgId: string, id: string): Promise<boolean> {
@@ -52,14 +51,17 @@ export function userfieldCategoriesRepository(db: Kysely<Database> | Transaction
       return row !== undefined;
     },
 
-    async insert(row: CategoryRow): Promise<void> {
-      await db.insertInto('userfield_categories').values(row).execute();
+    async insert(category: NewCategory): Promise<void> {
+      await db
+        .insertInto('userfield_categories')
+        .values({ ...category, name_key: lookupKey(category.name) })
+        .execute();
     },
 
     async rename(orgId: string, id: string, name: string): Promise<void> {
       await db
         .updateTable('userfield_categories')
-        .set({ name, name_key: name.toLowerCase() })
+        .set({ name, name_key: lookupKey(name) })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();

@@ -1,52 +1,19 @@
-import type { Kysely, Transaction } from 'kysely';
-import { denseOrder, lockOrdering } from '../../db/dense-order.js';
+import type { Kysely } from 'kysely';
+import { orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { parseDateFilter } from '../../lib/date-filter.js';
 import { errors, IN_USE_MESSAGE, type FieldErrors } from '../../lib/errors.js';
-import { isId, newId } from '../../lib/ids.js';
+import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
+import { addCategory, categoriesOfType } from './category-lists.js';
 import { userfieldCategoriesRepository, type CategoryRow } from './userfield-categories.repository.js';
-import type {
-  CategoryType,
-  CreateUserfieldCategory,
-  UpdateUserfieldCategory,
-  UserfieldCategory,
-  UserfieldCategoryQuery,
-} from './userfield-categories.schemas.js';
+import type { CreateUserfieldCategory, UpdateUserfieldCategory, UserfieldCategory, UserfieldCategoryQuery } from './userfield-categories.schemas.js';
 
 const NOT_EMPTY = 'The category still contains userfields; move or delete them first.';
 
-export function toResponse(row: CategoryRow): UserfieldCategory {
+function toResponse(row: CategoryRow): UserfieldCategory {
   return { id: row.id, type: row.type, name: row.name, orderIndex: row.order_index, createdDate: row.created_date };
-}
-
-/** The categories of one type form one dense list. */
-export function categoriesOfType(trx: Transaction<Database>, orgId: string, type: CategoryType) {
-  return denseOrder(trx, 'userfield_categories', orgId, { column: 'type', value: type });
-}
-
-/**
- * Adds a category at `orderIndex` among those of its type (omitted or beyond the end: the end).
- * The caller holds the ordering lock and has checked that the name is free.
- */
-export async function addCategory(
-  trx: Transaction<Database>,
-  orgId: string,
-  input: { name: string; type: CategoryType; orderIndex?: number },
-): Promise<CategoryRow> {
-  const row: CategoryRow = {
-    org_id: orgId,
-    id: newId(),
-    name: input.name,
-    name_key: input.name.toLowerCase(),
-    type: input.type,
-    order_index: await categoriesOfType(trx, orgId, input.type).openSlot(input.orderIndex),
-    created_date: now(),
-  };
-  await userfieldCategoriesRepository(trx).insert(row);
-  return row;
 }
 
 /**
@@ -71,14 +38,11 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
     },
 
     async get(caller: Caller, id: string): Promise<UserfieldCategory> {
-      const row = isId(id) ? await categories.find(caller.orgId, id) : undefined;
-      if (!row) throw errors.notFound();
-      return toResponse(row);
+      return toResponse(await findById(id, (id) => categories.find(caller.orgId, id)));
     },
 
     create(caller: Caller, input: CreateUserfieldCategory): Promise<string> {
-      return db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, caller.orgId);
+      return orderedWrite(db, caller.orgId, async (trx) => {
         if (await userfieldCategoriesRepository(trx).findByName(caller.orgId, input.name)) {
           throw errors.fieldErrors({ name: IN_USE_MESSAGE });
         }
@@ -87,12 +51,9 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
     },
 
     async update(caller: Caller, id: string, input: UpdateUserfieldCategory): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
-      await db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, caller.orgId);
+      await orderedWrite(db, caller.orgId, async (trx) => {
         const repository = userfieldCategoriesRepository(trx);
-        const row = await repository.find(caller.orgId, id);
-        if (!row) throw errors.notFound();
+        const row = await findById(id, (id) => repository.find(caller.orgId, id));
         const fieldErrors: FieldErrors = {};
         if (input.type !== undefined && input.type !== row.type) {
           fieldErrors.type = 'cannot be changed; move the userfields to a category of the other type instead';
@@ -110,12 +71,9 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
 
     /** Deletes an empty category; one that still holds userfields stays as it is. */
     async delete(caller: Caller, id: string): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
-      await db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, caller.orgId);
+      await orderedWrite(db, caller.orgId, async (trx) => {
         const repository = userfieldCategoriesRepository(trx);
-        const row = await repository.find(caller.orgId, id);
-        if (!row) throw errors.notFound();
+        const row = await findById(id, (id) => repository.find(caller.orgId, id));
         if (await repository.hasUserfields(caller.orgId, id)) throw errors.badRequest(NOT_EMPTY);
         await repository.delete(caller.orgId, id);
         await categoriesOfType(trx, caller.orgId, row.type).closeGap(row.order_index);

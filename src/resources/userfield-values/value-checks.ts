@@ -55,7 +55,7 @@ function choices(value: unknown, names: string[]): CheckedValue {
 }
 
 /** Checks a value (never null) for a field as the field is now: JSON type, syntax, options and every constraint. */
-export function checkValue(field: UserfieldRow, value: unknown): CheckedValue {
+export function checkValue(field: Pick<UserfieldRow, 'type' | 'options' | 'constraints'>, value: unknown): CheckedValue {
   const constraints = constraintsOf(field);
   switch (field.type as UserfieldType) {
     case 'text':

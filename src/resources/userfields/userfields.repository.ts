@@ -1,13 +1,18 @@
 import type { Kysely, Transaction } from 'kysely';
 import { pageWindow, withinRange } from '../../db/filters.js';
 import { forShare } from '../../db/locking.js';
+import { withBooleans, type Row } from '../../db/rows.js';
 import type { Database, UserfieldsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
 import { categoryTypeRank } from '../userfield-categories/userfield-categories.repository.js';
 import type { CategoryType } from '../userfield-categories/userfield-categories.schemas.js';
 
-export type UserfieldRow = UserfieldsTable;
+export type UserfieldRow = Row<UserfieldsTable>;
+
+function userfieldRow<T extends UserfieldsTable>(row: T): Row<T> {
+  return withBooleans(row, ['required', 'read_only', 'prompt_missing_values']);
+}
 /** A field with the name and type of its category (null when it is in none). */
 export type PlacedUserfieldRow = UserfieldRow & { category_name: string | null; category_type: CategoryType | null };
 /** What an update may change directly; the place in a category changes only through `place`. */
@@ -33,21 +38,23 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
      * Up to `limit + 1` fields in the order of SPEC §4: by category (public first, each type by the
      * category's orderIndex), then the field's orderIndex; predefined fields in no category last.
      */
-    list(orgId: string, filters: UserfieldFilters, paging: Paging): Promise<PlacedUserfieldRow[]> {
+    async list(orgId: string, filters: UserfieldFilters, paging: Paging): Promise<PlacedUserfieldRow[]> {
       let query = placed(orgId);
       if (filters.createdDate) query = query.where(withinRange('f.created_date', filters.createdDate));
       if (filters.categoryType) query = query.where('c.type', '=', filters.categoryType);
-      return query
+      const rows = await query
         .orderBy(categoryTypeRank('c.type'))
         .orderBy('c.order_index')
         .orderBy('f.order_index')
         .orderBy('f.id')
         .$call((q) => pageWindow(q, paging))
         .execute();
+      return rows.map(userfieldRow);
     },
 
-    find(orgId: string, id: string): Promise<PlacedUserfieldRow | undefined> {
-      return placed(orgId).where('f.id', '=', id).executeTakeFirst();
+    async find(orgId: string, id: string): Promise<PlacedUserfieldRow | undefined> {
+      const row = await placed(orgId).where('f.id', '=', id).executeTakeFirst();
+      return row && userfieldRow(row);
     },
 
     /**
@@ -56,7 +63,8 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
      */
     async findForValues(orgId: string, ids: readonly string[]): Promise<UserfieldRow[]> {
       if (ids.length === 0) return [];
-      return forShare(db, db.selectFrom('userfields').selectAll().where('org_id', '=', orgId).where('id', 'in', ids)).execute();
+      const rows = await forShare(db, db.selectFrom('userfields').selectAll().where('org_id', '=', orgId).where('id', 'in', ids)).execute();
+      return rows.map(userfieldRow);
     },
 
     async insert(row: UserfieldRow): Promise<void> {

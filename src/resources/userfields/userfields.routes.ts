@@ -3,7 +3,8 @@ import type { ResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
 import { validationError } from '../../http/validation-errors.js';
 import { CreateUserfield, UpdateUserfield, Userfield, UserfieldQuery } from './userfields.schemas.js';
-import { updateFailureMessage, type UserfieldsService } from './userfields.service.js';
+import { updateFailureMessage } from './update-failure-message.js';
+import type { UserfieldsService } from './userfields.service.js';
 
 /** A refused update body carries the same summary line as the service's own refusals. */
 function updateValidationError(validation: FastifySchemaValidationError[], context: string): Error {

@@ -138,14 +138,18 @@ export const UpdateUserfield = Body(
     type: Type.Optional(TypeName('Never changes: ignored when equal to the current type')),
     name: Type.Optional(Nullable(Label)),
     message: Type.Optional(Nullable(MessageText)),
-    categoryType: ReadOnly(),
+    categoryType: Type.Optional(
+      CategoryTypeSchema(
+        'Type of the category that an unknown categoryName creates (default public); otherwise must match the category the field is (or moves) in',
+      ),
+    ),
     ...definition,
     ...readOnlyProperties,
   },
   {
     description:
-      'Partial: what is not sent keeps its value. categoryId or categoryName moves the field to another existing category ' +
-      '(the end unless orderIndex is sent). A predefined field keeps its name.',
+      'Partial: what is not sent keeps its value. categoryId or categoryName moves the field to another category ' +
+      '(the end unless orderIndex is sent); an unknown categoryName creates the category, as on create. A predefined field keeps its name.',
   },
 );
 export type UpdateUserfield = Static<typeof UpdateUserfield>;

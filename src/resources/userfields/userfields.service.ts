@@ -1,15 +1,16 @@
 import type { Kysely, Transaction } from 'kysely';
-import { denseOrder, lockOrdering } from '../../db/dense-order.js';
+import { denseOrder, orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { parseDateFilter } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
+import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { addCategory } from '../userfield-categories/userfield-categories.service.js';
+import { addCategory } from '../userfield-categories/category-lists.js';
 import { userfieldCategoriesRepository, type CategoryRow } from '../userfield-categories/userfield-categories.repository.js';
-import { forgetRemovedOptions } from '../userfield-values/userfield-values.service.js';
+import { forgetRemovedOptions } from '../userfield-values/forget-removed-options.js';
 import {
   constraintsOf,
   definitionErrors,
@@ -21,9 +22,10 @@ import {
 } from './userfield-definition.js';
 import { canonicalType, DEFAULT_SIZE, hasProperty, type UserfieldType } from './userfield-types.js';
 import { userfieldsRepository, type PlacedUserfieldRow, type UserfieldPatch, type UserfieldRow } from './userfields.repository.js';
+import { updateFailureMessage } from './update-failure-message.js';
 import type { CreateUserfield, UpdateUserfield, Userfield, UserfieldQuery } from './userfields.schemas.js';
 
-export function toResponse(row: PlacedUserfieldRow): Userfield {
+function toResponse(row: PlacedUserfieldRow): Userfield {
   const type = row.type as UserfieldType;
   const field: Userfield = { id: row.id, type, createdDate: row.created_date };
   if (row.name) field.name = row.name;
@@ -34,20 +36,13 @@ export function toResponse(row: PlacedUserfieldRow): Userfield {
     field.categoryType = row.category_type!;
     field.orderIndex = row.order_index!;
   }
-  if (hasProperty(type, 'required')) field.required = Boolean(row.required);
+  if (hasProperty(type, 'required')) field.required = row.required;
   if (hasProperty(type, 'options')) field.options = optionsOf(row);
   if (row.constraints) field.constraints = constraintsOf(row) as Userfield['constraints'];
   if (row.message) field.message = row.message;
   if (hasProperty(type, 'size')) field.size = row.size ?? DEFAULT_SIZE;
   if (row.read_only) field.readOnly = true;
   return field;
-}
-
-/** The summary line of a failed update that v5 clients look for (SPEC §3). */
-export function updateFailureMessage(fieldErrors: FieldErrors): string {
-  if (fieldErrors.name === 'required') return 'name is required';
-  if (fieldErrors.message === 'required') return 'message is required';
-  return 'invalid value';
 }
 
 function failIfAny(fieldErrors: FieldErrors, message?: string): void {
@@ -99,13 +94,13 @@ function patchOf(field: UserfieldRow, input: Definition): UserfieldPatch {
   if (input.required !== undefined) {
     patch.required = input.required;
     // Made required after creation: users without a value are asked for one at their next login.
-    patch.prompt_missing_values = input.required && (!field.required || Boolean(field.prompt_missing_values));
+    patch.prompt_missing_values = input.required && (!field.required || field.prompt_missing_values);
   }
   return patch;
 }
 
 /** Moves the field into `target` (the end unless `orderIndex`), or to `orderIndex` within its own category. */
-async function placeField(trx: Transaction<Database>, field: PlacedUserfieldRow, target: CategoryRow | undefined, orderIndex?: number) {
+async function placeField(trx: Transaction<Database>, field: PlacedUserfieldRow, target: Pick<CategoryRow, 'id'> | undefined, orderIndex?: number) {
   const { org_id: orgId, category_id: categoryId } = field;
   if (target && target.id !== categoryId) {
     if (categoryId !== null) await fieldsOfCategory(trx, orgId, categoryId).closeGap(field.order_index!);
@@ -137,16 +132,13 @@ export function userfieldsService(db: Kysely<Database>) {
     },
 
     async get(caller: Caller, id: string): Promise<Userfield> {
-      const row = isId(id) ? await userfields.find(caller.orgId, id) : undefined;
-      if (!row) throw errors.notFound();
-      return toResponse(row);
+      return toResponse(await findById(id, (id) => userfields.find(caller.orgId, id)));
     },
 
     create(caller: Caller, input: CreateUserfield): Promise<string> {
       const { orgId } = caller;
       const type = canonicalType(input.type);
-      return db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, orgId);
+      return orderedWrite(db, orgId, async (trx) => {
         const fieldErrors = definitionErrors(type, input, true);
         if (input.categoryId === undefined && input.categoryName === undefined) fieldErrors.categoryName = 'required';
         const { existing, newName } = await chooseCategory(trx, orgId, input, fieldErrors);
@@ -183,12 +175,9 @@ export function userfieldsService(db: Kysely<Database>) {
      * size, localizedNames, orderIndex and moves between categories. Read-only properties are ignored.
      */
     async update(caller: Caller, id: string, input: UpdateUserfield): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
       const { orgId } = caller;
-      await db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, orgId);
-        const field = await userfieldsRepository(trx).find(orgId, id);
-        if (!field) throw errors.notFound();
+      await orderedWrite(db, orgId, async (trx) => {
+        const field = await findById(id, (id) => userfieldsRepository(trx).find(orgId, id));
         const type = field.type as UserfieldType;
         const fieldErrors = definitionErrors(type, input, false);
         if (input.type !== undefined && canonicalType(input.type) !== type) fieldErrors.type = 'cannot be changed';
@@ -196,13 +185,20 @@ export function userfieldsService(db: Kysely<Database>) {
           fieldErrors.name ??= 'cannot be changed on a predefined userfield';
         }
         const moving = input.categoryId !== undefined || input.categoryName !== undefined;
-        const { existing: target, newName } = moving ? await chooseCategory(trx, orgId, input, fieldErrors) : {};
-        if (newName !== undefined) fieldErrors.categoryName = 'no category has this name';
+        const { existing, newName } = moving ? await chooseCategory(trx, orgId, input, fieldErrors) : {};
         if (input.orderIndex !== undefined && !moving && field.category_id === null) {
           fieldErrors.orderIndex = 'the userfield is in no category; send categoryId or categoryName to place it';
         }
+        // categoryType names the type of the category the field is to be in; it never changes an existing category's type.
+        const placedIn = moving ? existing?.type : (field.category_type ?? undefined);
+        if (input.categoryType !== undefined && newName === undefined && !fieldErrors.categoryId && !fieldErrors.categoryName) {
+          if (placedIn === undefined) fieldErrors.categoryType = 'the userfield is in no category; send categoryId or categoryName to place it';
+          else if (placedIn !== input.categoryType) fieldErrors.categoryType = `does not match the category, which is ${placedIn}`;
+        }
         failIfAny(fieldErrors, updateFailureMessage(fieldErrors));
 
+        // An unknown categoryName creates the category, as on create.
+        const target = newName === undefined ? existing : await addCategory(trx, orgId, { name: newName, type: input.categoryType ?? 'public' });
         const patch = patchOf(field, input);
         if (Object.keys(patch).length > 0) await userfieldsRepository(trx).update(orgId, id, patch);
         if (input.options) {
@@ -224,13 +220,10 @@ export function userfieldsService(db: Kysely<Database>) {
      * its category (its values are kept); one in no category cannot be deleted.
      */
     async delete(caller: Caller, id: string): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
       const { orgId } = caller;
-      await db.transaction().execute(async (trx) => {
-        await lockOrdering(trx, orgId);
+      await orderedWrite(db, orgId, async (trx) => {
         const repository = userfieldsRepository(trx);
-        const field = await repository.find(orgId, id);
-        if (!field) throw errors.notFound();
+        const field = await findById(id, (id) => repository.find(orgId, id));
         if (field.category_id === null) {
           throw errors.badRequest('A predefined userfield cannot be deleted; DELETE only takes it out of its category, and it is in none.');
         }

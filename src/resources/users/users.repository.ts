@@ -1,24 +1,57 @@
 import type { Kysely, Transaction } from 'kysely';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
+import { lookupKey } from '../../db/keys.js';
+import { forUpdate } from '../../db/locking.js';
+import { withBooleans, type Row } from '../../db/rows.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
 
 export type UserRow = UsersTable;
+/** A user as services write it; the repository derives the lookup keys. */
+export type NewUser = Omit<UserRow, 'email_key' | 'username_key'>;
 
 /** What a response shows; the password hash and lookup keys never leave the database on a read. */
-const VISIBLE_COLUMNS = ['id', 'first_name', 'last_name', 'username', 'email', 'locale', 'tags', 'created_date', 'last_login_date'] as const;
-export type VisibleUserRow = Pick<UserRow, (typeof VISIBLE_COLUMNS)[number]>;
-export type UserPatch = Partial<Omit<UserRow, 'org_id' | 'id' | 'created_date'>>;
+export const VISIBLE_COLUMNS = [
+  'id',
+  'first_name',
+  'last_name',
+  'username',
+  'email',
+  'locale',
+  'tags',
+  'created_date',
+  'updated_date',
+  'last_login_date',
+  'active',
+  'external_id',
+] as const;
+export type VisibleUserRow = Row<Pick<UserRow, (typeof VISIBLE_COLUMNS)[number]>>;
+/** A row of VISIBLE_COLUMNS as repositories hand it on. */
+export const visibleUser = (row: Pick<UserRow, (typeof VISIBLE_COLUMNS)[number]>): VisibleUserRow => withBooleans(row, ['active']);
+export type UserPatch = Partial<Omit<NewUser, 'org_id' | 'id' | 'created_date'>>;
+/** A user's unique properties. */
+export type UniqueProperty = 'email' | 'username';
 
 export interface UserFilters {
-  emailKey?: string;
+  /** The whole email, in any case. */
+  email?: string;
   firstName?: string;
   lastName?: string;
   username?: string;
   tags?: string[];
+  active?: boolean;
   createdDate?: DateRange;
   lastLoginDate?: DateRange;
+}
+
+/** A patch with the lookup keys of the email and username it changes. */
+function patchWithKeys(patch: UserPatch) {
+  return {
+    ...patch,
+    ...(patch.email === undefined ? {} : { email_key: lookupKey(patch.email) }),
+    ...(patch.username === undefined ? {} : { username_key: patch.username === null ? null : lookupKey(patch.username) }),
+  };
 }
 
 export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
@@ -26,46 +59,82 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     /** Up to `limit + 1` users in creation order, so the caller can tell whether a next page exists. */
     list(orgId: string, filters: UserFilters, paging: Paging): Promise<VisibleUserRow[]> {
       let query = db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId);
-      if (filters.emailKey !== undefined) query = query.where('email_key', '=', filters.emailKey);
+      if (filters.email !== undefined) query = query.where('email_key', '=', lookupKey(filters.email));
       if (filters.firstName !== undefined) query = query.where(containsText('first_name', filters.firstName));
       if (filters.lastName !== undefined) query = query.where(containsText('last_name', filters.lastName));
       if (filters.username !== undefined) query = query.where(containsText('username', filters.username));
       for (const tag of filters.tags ?? []) query = query.where(hasWord('tags', tag));
+      if (filters.active !== undefined) query = query.where('active', '=', filters.active);
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
       if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
       return query
         .orderBy('created_date')
         .orderBy('id')
         .$call((q) => pageWindow(q, paging))
-        .execute();
+        .execute()
+        .then((rows) => rows.map(visibleUser));
     },
 
-    find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
-      return db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    async find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
+      const row = await db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      return row && visibleUser(row);
     },
 
-    /** Ids of the users other than `exceptId` that hold this email or username key. */
-    findConflicts(orgId: string, keys: { emailKey?: string; usernameKey?: string }, exceptId?: string) {
-      return db
+    /** Which of `values` a user other than `exceptId` holds already, case aside. */
+    async taken(orgId: string, values: Partial<Record<UniqueProperty, string>>, exceptId?: string): Promise<Set<UniqueProperty>> {
+      const emailKey = values.email === undefined ? undefined : lookupKey(values.email);
+      const usernameKey = values.username === undefined ? undefined : lookupKey(values.username);
+      const taken = new Set<UniqueProperty>();
+      if (emailKey === undefined && usernameKey === undefined) return taken;
+      const holders = await db
         .selectFrom('users')
-        .select(['id', 'email_key', 'username_key'])
+        .select(['email_key', 'username_key'])
         .where('org_id', '=', orgId)
         .where((eb) =>
           eb.or([
-            ...(keys.emailKey ? [eb('email_key', '=', keys.emailKey)] : []),
-            ...(keys.usernameKey ? [eb('username_key', '=', keys.usernameKey)] : []),
+            ...(emailKey === undefined ? [] : [eb('email_key', '=', emailKey)]),
+            ...(usernameKey === undefined ? [] : [eb('username_key', '=', usernameKey)]),
           ]),
         )
         .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
         .execute();
+      for (const holder of holders) {
+        if (emailKey !== undefined && holder.email_key === emailKey) taken.add('email');
+        if (usernameKey !== undefined && holder.username_key === usernameKey) taken.add('username');
+      }
+      return taken;
     },
 
-    async insert(row: UserRow): Promise<void> {
-      await db.insertInto('users').values(row).execute();
+    /** The tags of the listed users, their rows locked until the transaction ends. */
+    async lockTags(orgId: string, ids: readonly string[]): Promise<Pick<UserRow, 'id' | 'tags'>[]> {
+      if (ids.length === 0) return [];
+      const query = db.selectFrom('users').select(['id', 'tags']).where('org_id', '=', orgId).where('id', 'in', ids).orderBy('id');
+      return forUpdate(db, query).execute();
+    },
+
+    async idsWithTag(orgId: string, tag: string, afterId: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('users')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where(hasWord('tags', tag))
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
+    async insert(user: NewUser): Promise<void> {
+      const keys = { email_key: lookupKey(user.email), username_key: user.username === null ? null : lookupKey(user.username) };
+      await db
+        .insertInto('users')
+        .values({ ...user, ...keys })
+        .execute();
     },
 
     async update(orgId: string, id: string, patch: UserPatch): Promise<boolean> {
-      const result = await db.updateTable('users').set(patch).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      const result = await db.updateTable('users').set(patchWithKeys(patch)).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 

@@ -52,12 +52,22 @@ export const User = Type.Object(
     locale: Type.Optional(Type.String()),
     createdDate: Timestamp('When the user was created'),
     lastLoginDate: Type.Optional(Timestamp('Last login')),
+    active: Type.Boolean({
+      description:
+        'Beyond v5. False while the user is deactivated (by an identity provider through SCIM, or by PUT): nothing is deleted, ' +
+        'but the user cannot be registered for offerings until reactivated',
+    }),
+    updatedDate: Timestamp('Beyond v5. When the user, its tags included, last changed'),
   },
   { $id: 'User', additionalProperties: false },
 );
 export type User = Static<typeof User>;
 
-const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), lastLoginDate: ReadOnly() };
+const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), lastLoginDate: ReadOnly(), updatedDate: ReadOnly() };
+const Active = Type.Boolean({
+  errorMessage: 'must be true or false',
+  description: 'Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way',
+});
 
 export const CreateUser = Body({
   email: Email,
@@ -67,6 +77,7 @@ export const CreateUser = Body({
   username: Type.Optional(Username),
   tags: Type.Optional(Tags),
   locale: Type.Optional(Locale),
+  active: Type.Optional(Active),
   ...readOnlyProperties,
 });
 export type CreateUser = Static<typeof CreateUser>;
@@ -80,6 +91,7 @@ export const UpdateUser = Body({
   username: Type.Optional(Nullable(Username)),
   tags: Type.Optional(Nullable(Tags)),
   locale: Type.Optional(Nullable(Locale, { pattern: '^([a-z]{2}(-[A-Z]{2})?)?$' })),
+  active: Type.Optional(Active),
   ...readOnlyProperties,
 });
 export type UpdateUser = Static<typeof UpdateUser>;
@@ -90,6 +102,9 @@ export const UserQuery = ListQuery({
   lastName: SubstringFilter(),
   username: SubstringFilter(),
   tags: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; a user matches when it has all of them' })),
+  active: Type.Optional(
+    Type.Boolean({ errorMessage: 'must be true or false', description: 'Beyond v5. true: active users only; false: deactivated users only' }),
+  ),
   createdDate: DateFilter('Creation date'),
   lastLoginDate: DateFilter('Last login date'),
 });

@@ -1,19 +1,35 @@
 import type { Kysely } from 'kysely';
 import { uniqueViolation } from '../../db/database.js';
+import { inTransaction } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { parseDateFilter } from '../../lib/date-filter.js';
-import { errors, IN_USE_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
+import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
+import { parseTagFilter, tagsColumn, tagsOf, withTag, withoutTag } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { usersRepository, type UserPatch, type UserRow, type VisibleUserRow } from './users.repository.js';
+import { usersRepository, type NewUser, type UserPatch, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
-export function toResponse(row: VisibleUserRow): User {
-  const user: User = { id: row.id, email: row.email, createdDate: row.created_date };
+/** What the SCIM surface sets beside the v5 properties. */
+export interface ProvisionedProperties {
+  /** The identity provider's id for the user; null clears it. */
+  externalId?: string | null;
+}
+export type UserCreation = CreateUser & ProvisionedProperties;
+export type UserChanges = UpdateUser & ProvisionedProperties;
+
+/** A change of one tag on many users: a SCIM group gaining or losing members, or being renamed. */
+export interface TagChange {
+  add?: string;
+  remove?: string;
+}
+
+function toResponse(row: VisibleUserRow): User {
+  const user: User = { id: row.id, email: row.email, createdDate: row.created_date, active: row.active, updatedDate: row.updated_date };
   if (row.first_name) user.firstName = row.first_name;
   if (row.last_name) user.lastName = row.last_name;
   if (row.username) user.username = row.username;
@@ -31,16 +47,10 @@ function blankToNull(value: string | null | undefined): string | null {
 export function usersService(db: Kysely<Database>) {
   const users = usersRepository(db);
 
-  /** Both uniqueness conflicts at once; the constraint still decides a race (see `insertOrConflict`). */
-  async function checkUnique(orgId: string, keys: { emailKey?: string; usernameKey?: string }, exceptId?: string) {
-    if (!keys.emailKey && !keys.usernameKey) return;
-    const conflicts = await users.findConflicts(orgId, keys, exceptId);
-    const fieldErrors: FieldErrors = {};
-    for (const conflict of conflicts) {
-      if (keys.emailKey && conflict.email_key === keys.emailKey) fieldErrors.email = IN_USE_MESSAGE;
-      if (keys.usernameKey && conflict.username_key === keys.usernameKey) fieldErrors.username = IN_USE_MESSAGE;
-    }
-    if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+  /** Both uniqueness conflicts at once; the constraint still decides a race (see `conflictsAsFieldErrors`). */
+  async function checkUnique(orgId: string, values: { email?: string; username?: string | null }, exceptId?: string) {
+    const taken = await users.taken(orgId, { email: values.email, username: values.username ?? undefined }, exceptId);
+    if (taken.size > 0) throw errors.fieldErrors(Object.fromEntries([...taken].map((property) => [property, IN_USE_MESSAGE])));
   }
 
   /** Runs a write; a unique-constraint violation (a concurrent twin won) becomes the same 400. */
@@ -59,11 +69,12 @@ export function usersService(db: Kysely<Database>) {
       const rows = await users.list(
         caller.orgId,
         {
-          emailKey: query.email?.toLowerCase(),
+          email: query.email,
           firstName: query.firstName,
           lastName: query.lastName,
           username: query.username,
           tags: query.tags === undefined ? undefined : parseTagFilter('tags', query.tags),
+          active: query.active,
           createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
           lastLoginDate: query.lastLoginDate === undefined ? undefined : parseDateFilter(query.lastLoginDate),
         },
@@ -73,54 +84,80 @@ export function usersService(db: Kysely<Database>) {
     },
 
     async get(caller: Caller, id: string): Promise<User> {
-      const row = isId(id) ? await users.find(caller.orgId, id) : undefined;
-      if (!row) throw errors.notFound();
-      return toResponse(row);
+      return toResponse(await findById(id, (id) => users.find(caller.orgId, id)));
     },
 
-    async create(caller: Caller, input: CreateUser): Promise<string> {
-      const username = blankToNull(input.username);
-      const row: UserRow = {
+    async create(caller: Caller, input: UserCreation): Promise<string> {
+      const at = now();
+      const row: NewUser = {
         org_id: caller.orgId,
         id: newId(),
         first_name: blankToNull(input.firstName),
         last_name: blankToNull(input.lastName),
-        username,
-        username_key: username?.toLowerCase() ?? null,
+        username: blankToNull(input.username),
         email: input.email,
-        email_key: input.email.toLowerCase(),
         password_hash: input.password ? await hashPassword(input.password) : null,
         locale: blankToNull(input.locale),
         tags: tagsColumn(input.tags),
-        created_date: now(),
+        created_date: at,
+        updated_date: at,
         last_login_date: null,
+        active: input.active ?? true,
+        external_id: blankToNull(input.externalId),
       };
-      await checkUnique(caller.orgId, { emailKey: row.email_key, usernameKey: row.username_key ?? undefined });
+      await checkUnique(caller.orgId, row);
       await conflictsAsFieldErrors(() => users.insert(row));
       return row.id;
     },
 
-    async update(caller: Caller, id: string, input: UpdateUser): Promise<void> {
-      if (!isId(id) || !(await users.find(caller.orgId, id))) throw errors.notFound();
+    async update(caller: Caller, id: string, input: UserChanges): Promise<void> {
+      await findById(id, (id) => users.find(caller.orgId, id));
       const patch: UserPatch = {};
-      if (input.email !== undefined) Object.assign(patch, { email: input.email, email_key: input.email.toLowerCase() });
-      if (input.username !== undefined) {
-        const username = blankToNull(input.username);
-        Object.assign(patch, { username, username_key: username?.toLowerCase() ?? null });
-      }
+      if (input.email !== undefined) patch.email = input.email;
+      if (input.username !== undefined) patch.username = blankToNull(input.username);
       if (input.firstName !== undefined) patch.first_name = blankToNull(input.firstName);
       if (input.lastName !== undefined) patch.last_name = blankToNull(input.lastName);
       if (input.locale !== undefined) patch.locale = blankToNull(input.locale);
       if (input.tags !== undefined) patch.tags = tagsColumn(input.tags);
       if (input.password !== undefined) patch.password_hash = await hashPassword(input.password);
+      if (input.active !== undefined) patch.active = input.active;
+      if (input.externalId !== undefined) patch.external_id = blankToNull(input.externalId);
       if (Object.keys(patch).length === 0) return;
-      await checkUnique(caller.orgId, { emailKey: patch.email_key, usernameKey: patch.username_key ?? undefined }, id);
+      patch.updated_date = now();
+      await checkUnique(caller.orgId, patch, id);
       const updated = await conflictsAsFieldErrors(() => users.update(caller.orgId, id, patch));
       if (!updated) throw errors.notFound(); // deleted meanwhile
     },
 
     async delete(caller: Caller, id: string): Promise<void> {
       if (!isId(id) || !(await users.delete(caller.orgId, id))) throw errors.notFound();
+    },
+
+    /**
+     * Adds and/or removes one tag on each listed user, rows locked meanwhile so that concurrent
+     * changes of other tags on the same users are never lost. Users already as asked are left
+     * untouched (their updatedDate too). Returns the listed ids that name no user.
+     */
+    retag(caller: Caller, ids: readonly string[], change: TagChange): Promise<string[]> {
+      return inTransaction(db, async (trx) => {
+        const repository = usersRepository(trx);
+        const rows = await repository.lockTags(caller.orgId, ids.filter(isId));
+        const at = now();
+        for (const row of rows) {
+          let tags = tagsOf(row.tags) ?? [];
+          if (change.remove !== undefined) tags = withoutTag(tags, change.remove);
+          if (change.add !== undefined) tags = withTag(tags, change.add);
+          const column = tagsColumn(tags);
+          if (column !== row.tags) await repository.update(caller.orgId, row.id, { tags: column, updated_date: at });
+        }
+        const found = new Set(rows.map((row) => row.id));
+        return ids.filter((id) => !found.has(id));
+      });
+    },
+
+    /** Ids of the users carrying `tag`, in id order after `afterId`, `limit` at a time. */
+    idsWithTag(caller: Caller, tag: string, afterId: string, limit: number): Promise<string[]> {
+      return users.idsWithTag(caller.orgId, tag, afterId, limit);
     },
   };
 }

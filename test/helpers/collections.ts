@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Harness, RequestOptions } from '../helpers/harness.js';
+import type { Harness, RequestOptions } from './harness.js';
 
 let counter = 0;
 
@@ -21,11 +21,6 @@ export async function listAll(h: Harness, collection: string, query: Record<stri
   }
 }
 
-/** The fields of one category, in list order. */
-export async function fieldsIn(h: Harness, categoryId: string, options: RequestOptions = {}) {
-  return (await listAll(h, 'userfields', {}, options)).filter((field) => field.categoryId === categoryId);
-}
-
 /** List order and orderIndex agree, and orderIndex runs 0..n-1 without gaps or repeats. */
 export function assertDense(items: { orderIndex: number }[], message?: string): void {
   assert.deepEqual(
@@ -35,15 +30,7 @@ export function assertDense(items: { orderIndex: number }[], message?: string): 
   );
 }
 
-export function createCategory(h: Harness, type: 'public' | 'private' = 'public', name = unique('Category'), options?: RequestOptions) {
-  return h.create('userfieldcategories', { name, type }, options);
-}
-
-/** A text field in the category, named uniquely unless `name` is given. */
-export function createTextField(h: Harness, categoryId: string, extra: Record<string, unknown> = {}, options?: RequestOptions) {
-  return h.create('userfields', { type: 'text', name: unique('Field'), categoryId, ...extra }, options);
-}
-
+/** A user with a unique email; returns its id. */
 export async function createUser(h: Harness, options?: RequestOptions): Promise<string> {
   return h.create('users', { email: `${unique('user').replace(' ', '')}@example.com` }, options);
 }

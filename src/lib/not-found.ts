@@ -1,0 +1,17 @@
+import { errors } from './errors.js';
+import { isId } from './ids.js';
+
+/** The row, or the 404 of v5 when there is none. */
+export function found<T>(row: T | undefined): T {
+  if (row === undefined) throw errors.notFound();
+  return row;
+}
+
+/**
+ * The row `find` gives for `id`, or the 404 of v5. An id of any other form than ours does not
+ * exist, and is not found without a query.
+ */
+export async function findById<T>(id: string, find: (id: string) => Promise<T | undefined>): Promise<T> {
+  if (!isId(id)) throw errors.notFound();
+  return found(await find(id));
+}

@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SCOPES } from '../auth/scopes.js';
+import { requestOrigin } from '../http/urls.js';
+import { hasBody } from '../plugins/protocol.js';
+import type { ClientBudget } from '../plugins/rate-limit.js';
+import { oauthErrors, NO_STORE } from './oauth-errors.js';
+import { OAuthErrorResponse, RevocationRequest, ServerMetadata, TokenRequest, TokenResponse } from './oauth.schemas.js';
+import type { OAuthService } from './oauth.service.js';
+
+export const TOKEN_PATH = '/oauth/token';
+export const REVOCATION_PATH = '/oauth/revoke';
+const FORM = 'application/x-www-form-urlencoded';
+const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
+
+/**
+ * RFC 6749 §3.2: form-encoded, each parameter at most once, and a parameter without a value is as
+ * if it were not sent.
+ */
+function parseForm(text: string): Record<string, string> {
+  const form: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (value === '') continue;
+    if (Object.hasOwn(form, name)) throw oauthErrors.invalidRequest(`The parameter ${name} is given more than once`);
+    form[name] = value;
+  }
+  return form;
+}
+
+const CLIENT_AUTHENTICATED: Record<string, string[]>[] = [{ clientBasic: [] }];
+const REFUSALS = { 400: OAuthErrorResponse, 401: OAuthErrorResponse };
+
+/** The OAuth 2.0 endpoints: client credentials tokens, their revocation, and the server's metadata. */
+export const oauthRoutes: FastifyPluginAsyncTypebox<{ service: OAuthService; clientBudget?: ClientBudget }> = async (
+  app,
+  { service, clientBudget },
+) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseForm(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    done(hasBody(request) ? oauthErrors.invalidRequest(`The request body must be ${FORM}`) : null, undefined);
+  });
+
+  app.post(
+    TOKEN_PATH,
+    {
+      schema: {
+        tags: ['OAuth'],
+        summary: 'Get an access token (client credentials grant, RFC 6749 §4.4)',
+        description:
+          'Authenticate the client with HTTP Basic (`client_id:client_secret`) or, if it cannot, with `client_id` and `client_secret` ' +
+          'in the form. The token expires after `expires_in` seconds and is used like any other: `Authorization: Bearer <token>`.',
+        consumes: [FORM],
+        security: CLIENT_AUTHENTICATED,
+        body: TokenRequest,
+        response: { 200: TokenResponse, ...REFUSALS },
+      },
+    },
+    async (request, reply) => {
+      const form = request.body ?? {};
+      const client = await service.authenticatedClient(request.headers.authorization, form);
+      await clientBudget?.(reply, client.id);
+      const response = await service.token(client, form);
+      request.log.info({ orgId: client.orgId, clientId: client.id, scope: response.scope }, 'access token issued');
+      return reply.headers(NO_STORE).send(response);
+    },
+  );
+
+  app.post(
+    REVOCATION_PATH,
+    {
+      schema: {
+        tags: ['OAuth'],
+        summary: 'Revoke an access token (RFC 7009)',
+        description: 'Answers 200 for a token that does not exist or was already revoked; 400 for a token issued to another client.',
+        consumes: [FORM],
+        security: CLIENT_AUTHENTICATED,
+        body: RevocationRequest,
+        response: { 200: { description: 'Revoked, or unknown', type: 'null' }, ...REFUSALS },
+      },
+    },
+    async (request, reply) => {
+      const client = await service.revoke(request.headers.authorization, request.body ?? {});
+      request.log.info({ orgId: client.orgId, clientId: client.id }, 'access token revocation');
+      return reply.code(200).headers(NO_STORE).send();
+    },
+  );
+
+  app.get('/.well-known/oauth-authorization-server', { schema: { hide: true, response: { 200: ServerMetadata } } }, async (request) => {
+    const issuer = requestOrigin(request);
+    return {
+      issuer,
+      token_endpoint: `${issuer}${TOKEN_PATH}`,
+      revocation_endpoint: `${issuer}${REVOCATION_PATH}`,
+      grant_types_supported: ['client_credentials'],
+      token_endpoint_auth_methods_supported: AUTH_METHODS,
+      revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+      scopes_supported: [...SCOPES],
+      response_types_supported: [],
+    };
+  });
+};

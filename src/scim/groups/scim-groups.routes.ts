@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import type { ResourceRoutes } from '../../http/api-instance.js';
+import { projectDocument } from '../documents.js';
+import { listQueryOf, queryText } from '../list.js';
+import { scimBase } from '../scim.plugin.js';
+import { GROUP_RESOURCE } from './scim-groups.service.js';
+import type { ScimGroupsService } from './scim-groups.service.js';
+
+type ById = { Params: { id: string } };
+
+/** /Groups: list with filter and paging, create, read, replace (PUT), patch (204), delete. */
+export const scimGroupsRoutes: ResourceRoutes<ScimGroupsService> = async (app, { service }) => {
+  const context = (request: FastifyRequest) => service.context(request.caller, scimBase(request));
+  const attributes = (request: FastifyRequest) => [queryText(request, 'attributes'), queryText(request, 'excludedAttributes')] as const;
+
+  app.get('/Groups', async (request) => service.list(context(request), listQueryOf(request)));
+
+  app.post('/Groups', async (request, reply) => {
+    const document = await service.create(context(request), request.body);
+    const shown = projectDocument(document, GROUP_RESOURCE, ...attributes(request));
+    return reply
+      .code(201)
+      .header('Location', (document.meta as { location: string }).location)
+      .send(shown);
+  });
+
+  app.get<ById>('/Groups/:id', async (request) => service.get(context(request), request.params.id, ...attributes(request)));
+
+  app.put<ById>('/Groups/:id', async (request) =>
+    projectDocument(await service.replace(context(request), request.params.id, request.body), GROUP_RESOURCE, ...attributes(request)),
+  );
+
+  app.patch<ById>('/Groups/:id', async (request, reply) => {
+    await service.patch(context(request), request.params.id, request.body);
+    return reply.code(204).send();
+  });
+
+  app.delete<ById>('/Groups/:id', async (request, reply) => {
+    await service.delete(context(request), request.params.id);
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,143 @@
+import { ScimError, scimPatch, type ScimPatchOperation, type ScimResource } from 'scim-patch';
+import { findAttribute } from './schemas.js';
+import type { ResourceSchema, ScimDocument } from './documents.js';
+import { scimErrors } from './scim-errors.js';
+import { PATCH_SCHEMA } from './schemas.js';
+
+/**
+ * PATCH requests (RFC 7644 §3.5.2) as identity providers send them: operation names in any case
+ * (Entra ID sends "Replace", "Add"), attribute names in any case, a path or an object of paths.
+ * Operations are checked and put in canonical form here; users apply them with scim-patch to their
+ * current document, groups interpret them as membership changes.
+ */
+export interface PatchOperation {
+  op: 'add' | 'remove' | 'replace';
+  path?: string;
+  value?: unknown;
+}
+
+/** Names that would reach an object's prototype if a path ever wrote through them. */
+const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
+const MAX_OPERATIONS = 1000;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The operations of a PatchOp body, checked for shape. */
+export function readPatchRequest(body: unknown): PatchOperation[] {
+  if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a PatchOp object');
+  const schemas = body.schemas;
+  if (
+    schemas !== undefined &&
+    !(Array.isArray(schemas) && schemas.some((s) => typeof s === 'string' && s.toLowerCase() === PATCH_SCHEMA.toLowerCase()))
+  ) {
+    throw scimErrors.invalidSyntax(`schemas must hold ${PATCH_SCHEMA}`);
+  }
+  const operations = body.Operations ?? body.operations;
+  if (!Array.isArray(operations) || operations.length === 0) throw scimErrors.invalidSyntax('Operations must be a non-empty list');
+  if (operations.length > MAX_OPERATIONS) throw scimErrors.invalidSyntax(`A PATCH holds at most ${MAX_OPERATIONS} operations`);
+  return operations.map((operation, index) => {
+    if (!isObject(operation)) throw scimErrors.invalidSyntax(`Operations[${index}] must be an object`);
+    const op = typeof operation.op === 'string' ? operation.op.toLowerCase() : undefined;
+    if (op !== 'add' && op !== 'remove' && op !== 'replace') {
+      throw scimErrors.invalidSyntax(`Operations[${index}].op must be add, remove or replace`);
+    }
+    const path = operation.path;
+    if (path !== undefined && path !== null && (typeof path !== 'string' || path.trim() === '')) {
+      throw scimErrors.invalidPath(`Operations[${index}].path must be a non-empty string`);
+    }
+    if (op === 'remove' && typeof path !== 'string') throw scimErrors.noTarget(`Operations[${index}]: remove needs a path`);
+    if (op !== 'remove' && !('value' in operation)) throw scimErrors.invalidValue(`Operations[${index}]: ${op} needs a value`);
+    if (typeof path !== 'string' && op !== 'remove' && !isObject(operation.value)) {
+      throw scimErrors.invalidValue(`Operations[${index}]: without a path, the value must be an object of attributes`);
+    }
+    return { op, ...(typeof path === 'string' ? { path: path.trim() } : {}), ...('value' in operation ? { value: operation.value } : {}) };
+  });
+}
+
+/** A path split into its parts: `[urn:...:]attribute[[filter]][.sub]`. */
+export interface PathParts {
+  /** The extension URN, when the attribute is an extension's. */
+  urn?: string;
+  attribute: string;
+  filter?: string;
+  sub?: string;
+}
+
+const PATH = /^([A-Za-z$][\w$-]*)(?:\[(.*)\])?(?:\.([A-Za-z$][\w$-]*))?$/s;
+
+/** Splits and canonicalizes a path against the schema (names in the schema's spelling); unknown names are kept as sent. */
+export function parsePath(path: string, schema: ResourceSchema): PathParts {
+  let rest = path;
+  let urn: string | undefined;
+  if (/^urn:/i.test(path)) {
+    const lower = path.toLowerCase();
+    const known = [schema.id, ...schema.extensions.keys()].find((candidate) => lower.startsWith(`${candidate.toLowerCase()}:`));
+    if (known) {
+      rest = path.slice(known.length + 1);
+      if (known !== schema.id) urn = known;
+    } else {
+      const colon = path.replace(/\[.*\]/s, '').lastIndexOf(':');
+      urn = path.slice(0, colon);
+      rest = path.slice(colon + 1);
+    }
+  }
+  const match = PATH.exec(rest);
+  if (!match) throw scimErrors.invalidPath(`The path "${path}" is not a valid attribute path`);
+  const [, name, filter, sub] = match;
+  const segments = [...(urn ?? '').split(/[:.]/), name!, sub ?? ''];
+  if (segments.some((segment) => FORBIDDEN.has(segment.toLowerCase()))) throw scimErrors.invalidPath(`The path "${path}" is not allowed`);
+  const attributes = urn ? schema.extensions.get(urn) : schema.core;
+  const known = attributes && findAttribute(attributes, name!);
+  const knownSub = known?.subAttributes && sub !== undefined ? findAttribute(known.subAttributes, sub) : undefined;
+  return {
+    ...(urn ? { urn } : {}),
+    attribute: known?.name ?? name!,
+    ...(filter !== undefined ? { filter } : {}),
+    ...(sub !== undefined ? { sub: knownSub?.name ?? sub } : {}),
+  };
+}
+
+export function formatPath(parts: PathParts): string {
+  return `${parts.urn ? `${parts.urn}:` : ''}${parts.attribute}${parts.filter !== undefined ? `[${parts.filter}]` : ''}${parts.sub ? `.${parts.sub}` : ''}`;
+}
+
+function isReadOnly(schema: ResourceSchema, parts: PathParts): boolean {
+  if (parts.urn) return false;
+  const known = findAttribute(schema.core, parts.attribute);
+  if (parts.attribute === 'schemas' || known?.mutability === 'readOnly') return true;
+  const sub = parts.sub && known?.subAttributes ? findAttribute(known.subAttributes, parts.sub) : undefined;
+  return sub?.mutability === 'readOnly';
+}
+
+/**
+ * Applies the operations to a resource's current document with scim-patch, after putting every
+ * path in canonical form. A path naming a read-only attribute is refused (`mutability`); in an
+ * object without a path, read-only attributes (an `id` sent back, `meta`) are skipped.
+ */
+export function applyPatch(document: ScimDocument, operations: readonly PatchOperation[], schema: ResourceSchema): ScimDocument {
+  const canonical: ScimPatchOperation[] = operations.map((operation) => {
+    if (operation.path !== undefined) {
+      const parts = parsePath(operation.path, schema);
+      if (isReadOnly(schema, parts)) throw scimErrors.mutability(`${formatPath(parts)} is read-only`);
+      return { ...operation, path: formatPath(parts) } as ScimPatchOperation;
+    }
+    const value: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(operation.value as Record<string, unknown>)) {
+      const parts = parsePath(key, schema);
+      if (!isReadOnly(schema, parts)) value[formatPath(parts)] = child;
+    }
+    return { op: operation.op, value } as ScimPatchOperation;
+  });
+  try {
+    const patched = scimPatch(structuredClone(document) as unknown as ScimResource, canonical, { mutateDocument: true, treatMissingAsAdd: true });
+    return patched as unknown as ScimDocument;
+  } catch (error) {
+    if (error instanceof ScimError) {
+      const code = error.scimCode === 'noTarget' ? 'noTarget' : error.scimCode === 'invalidPath' ? 'invalidPath' : 'invalidValue';
+      throw scimErrors[code](error.message);
+    }
+    throw error;
+  }
+}

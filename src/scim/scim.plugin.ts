@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { errors, type ApiError } from '../lib/errors.js';
+import { requestOrigin } from '../http/urls.js';
+import { refusalFor, sendError } from '../plugins/errors.js';
+import { acceptsJson, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
+import { scimDiscoveryRoutes } from './discovery.routes.js';
+import { scimGroupsRoutes } from './groups/scim-groups.routes.js';
+import { scimGroupsService } from './groups/scim-groups.service.js';
+import { scimUsersRoutes } from './users/scim-users.routes.js';
+import { scimUsersService } from './users/scim-users.service.js';
+import { toScimError, scimErrors } from './scim-errors.js';
+
+export const SCIM_BASE = '/scim/v2';
+
+/** The absolute URL of /scim/v2 as the client reached it (or PUBLIC_URL). */
+export function scimBase(request: FastifyRequest): string {
+  return `${requestOrigin(request)}${SCIM_BASE}`;
+}
+
+function render(error: ApiError): ApiError {
+  if (error.statusCode === 415) return scimErrors.unsupportedMediaType();
+  if (error.statusCode === 406) return scimErrors.notAcceptable();
+  return toScimError(error);
+}
+
+function sendScimError(request: FastifyRequest, reply: FastifyReply, error: FastifyError): FastifyReply {
+  return sendError(reply, render(refusalFor(error, request)));
+}
+
+/**
+ * The provisioning API (SCIM 2.0, RFC 7643/7644) under /scim/v2, on the same server and port as
+ * v5. It keeps the server's request ids, HTTPS rule, rate limits and bearer tokens (with the `scim`
+ * scope, checked by the authentication plugin), and follows RFC 7644 for the rest: its own media
+ * type (application/scim+json; application/json accepted too), error shape and query parameters
+ * (unknown ones ignored, as identity providers add their own).
+ */
+export const scimPlugin: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
+  app.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, parseJsonBody);
+  app.setErrorHandler((error: FastifyError, request, reply) => sendScimError(request, reply, error));
+  app.setNotFoundHandler((_request, reply) => sendError(reply, render(errors.noSuchAddress())));
+
+  app.addHook('onRequest', async (request) => {
+    if (!acceptsJson(request.headers.accept, SCIM_RANGES)) throw errors.notAcceptable();
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', `${SCIM_MEDIA_TYPE}; charset=utf-8`);
+    return payload;
+  });
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true }; // SCIM describes itself: /Schemas, /ResourceTypes
+  });
+
+  const users = scimUsersService(db);
+  await app.register(scimDiscoveryRoutes, { service: users });
+  await app.register(scimUsersRoutes, { service: users });
+  await app.register(scimGroupsRoutes, { service: scimGroupsService(db) });
+};

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../../resources/users/users.repository.js';
+import type { Condition } from '../filter.js';
+
+/** Reads for the SCIM surface; its writes go through the users and userfield values services. */
+export function scimUsersRepository(db: Kysely<Database>) {
+  function matching(orgId: string, condition: Condition) {
+    return db.selectFrom('users').where('users.org_id', '=', orgId).where(condition);
+  }
+
+  return {
+    /** One page in creation order (stable, so startIndex pages never overlap). `offset` counts from 0. */
+    list(orgId: string, condition: Condition, offset: number, count: number): Promise<VisibleUserRow[]> {
+      return matching(orgId, condition)
+        .select(VISIBLE_COLUMNS)
+        .orderBy('created_date')
+        .orderBy('id')
+        .limit(count)
+        .offset(offset)
+        .execute()
+        .then((rows) => rows.map(visibleUser));
+    },
+
+    async count(orgId: string, condition: Condition): Promise<number> {
+      const row = await matching(orgId, condition)
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .executeTakeFirstOrThrow();
+      return Number(row.total);
+    },
+
+    async find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
+      const row = await db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      return row && visibleUser(row);
+    },
+
+    /** The values of the given userfields held by the given users. */
+    async values(orgId: string, userIds: readonly string[], userfieldIds: readonly string[]) {
+      if (userIds.length === 0 || userfieldIds.length === 0) return [];
+      return db
+        .selectFrom('userfield_values')
+        .select(['user_id', 'userfield_id', 'value'])
+        .where('org_id', '=', orgId)
+        .where('user_id', 'in', userIds)
+        .where('userfield_id', 'in', userfieldIds)
+        .execute();
+    },
+
+    /** The users' ids and tags, for a group's member list (ids and names only). */
+    async members(orgId: string, condition: Condition) {
+      return matching(orgId, condition).select(['id', 'username', 'email']).orderBy('created_date').orderBy('id').execute();
+    },
+
+    /** The tags of the given users. */
+    async tags(orgId: string, userIds: readonly string[]) {
+      if (userIds.length === 0) return [];
+      return db.selectFrom('users').select(['id', 'tags']).where('org_id', '=', orgId).where('id', 'in', userIds).execute();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import type { ResourceRoutes } from '../../http/api-instance.js';
+import { projectDocument, type ScimDocument } from '../documents.js';
+import { listQueryOf, queryText } from '../list.js';
+import { scimBase } from '../scim.plugin.js';
+import type { ScimUsersContext, ScimUsersService } from './scim-users.service.js';
+
+type ById = { Params: { id: string } };
+
+/** A resource as asked with `attributes`/`excludedAttributes`. */
+export function shown(ctx: { schema: ScimUsersContext['schema'] }, request: FastifyRequest, document: ScimDocument): ScimDocument {
+  return projectDocument(document, ctx.schema, queryText(request, 'attributes'), queryText(request, 'excludedAttributes'));
+}
+
+/** /Users (RFC 7644 §3): list with filter and paging, create, read, replace (PUT), patch, delete. */
+export const scimUsersRoutes: ResourceRoutes<ScimUsersService> = async (app, { service }) => {
+  const context = (request: FastifyRequest) => service.context(request.caller, scimBase(request));
+
+  app.get('/Users', async (request) => service.list(await context(request), listQueryOf(request)));
+
+  app.post('/Users', async (request, reply) => {
+    const ctx = await context(request);
+    const document = await service.create(ctx, request.body);
+    return reply
+      .code(201)
+      .header('Location', (document.meta as { location: string }).location)
+      .send(shown(ctx, request, document));
+  });
+
+  app.get<ById>('/Users/:id', async (request) => {
+    const ctx = await context(request);
+    return shown(ctx, request, await service.get(ctx, request.params.id));
+  });
+
+  app.put<ById>('/Users/:id', async (request) => {
+    const ctx = await context(request);
+    return shown(ctx, request, await service.replace(ctx, request.params.id, request.body));
+  });
+
+  app.patch<ById>('/Users/:id', async (request) => {
+    const ctx = await context(request);
+    return shown(ctx, request, await service.patch(ctx, request.params.id, request.body));
+  });
+
+  app.delete<ById>('/Users/:id', async (request, reply) => {
+    await service.delete(await context(request), request.params.id);
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,242 @@
+import type { Kysely } from 'kysely';
+import { inTransaction, lockUser } from '../../db/locking.js';
+import type { Database } from '../../db/schema.js';
+import { ApiError } from '../../lib/errors.js';
+import { isId } from '../../lib/ids.js';
+import { bodyValidator } from '../../plugins/validation.js';
+import type { Caller } from '../../auth/caller.js';
+import { userfieldValuesService } from '../../resources/userfield-values/userfield-values.service.js';
+import type { VisibleUserRow } from '../../resources/users/users.repository.js';
+import { CreateUser, UpdateUser, EMAIL_PATTERN } from '../../resources/users/users.schemas.js';
+import { usersService, type UserCreation, type UserChanges } from '../../resources/users/users.service.js';
+import { canonicalDocument, projectDocument, type ResourceSchema, type ScimDocument } from '../documents.js';
+import { parseFilter, TRUE } from '../filter.js';
+import { scimGroupsRepository } from '../groups/scim-groups.repository.js';
+import { listResponse, type ListQuery, type ListResponse } from '../list.js';
+import { attributeMappingsService, type MappedUserfield } from '../mappings/attribute-mappings.service.js';
+import { applyPatch, readPatchRequest } from '../patch.js';
+import { scimErrors, toScimError } from '../scim-errors.js';
+import { readUser, renderUser, type UserInput, type UserRecord } from './user-document.js';
+import { groupIdsIn, userCondition } from './user-filter.js';
+import { userSchemaFor } from './user-schema.js';
+import { scimUsersRepository } from './scim-users.repository.js';
+
+const validateCreate = bodyValidator(CreateUser);
+const validateUpdate = bodyValidator(UpdateUser);
+const EMAIL = new RegExp(EMAIL_PATTERN, 'u');
+
+/** What one request needs to read and write users: the caller, where /scim/v2 is, and the organization's mappings. */
+interface Context {
+  caller: Caller;
+  base: string;
+  mappings: MappedUserfield[];
+  schema: ResourceSchema;
+}
+
+/** Drops undefined entries, which the closed v5 body schemas would otherwise see as present. */
+function defined<T extends object>(object: T): T {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * Users through SCIM: reads with the organization's mappings applied, and every write made by the
+ * users and userfield values services (their validation, uniqueness rules and, later, events), user
+ * and values in one transaction.
+ */
+export function scimUsersService(db: Kysely<Database>) {
+  const users = scimUsersRepository(db);
+  const mappingsService = attributeMappingsService(db);
+
+  async function context(caller: Caller, base: string): Promise<Context> {
+    const mappings = await mappingsService.resolve(caller.orgId);
+    return { caller, base, mappings, schema: userSchemaFor(mappings) };
+  }
+
+  /** A refusal of the shared services in SCIM terms, userfield ids named by the attributes mapped onto them. */
+  function scimRefusal(error: unknown, { mappings }: Context): unknown {
+    if (!(error instanceof ApiError)) return error;
+    return toScimError(error, (property) => mappings.find((mapping) => mapping.field.id === property)?.path ?? property);
+  }
+
+  /** The rows with their mapped values and groups, read through `reader` (the transaction, inside one). */
+  async function records(
+    orgId: string,
+    rows: VisibleUserRow[],
+    mappings: readonly MappedUserfield[],
+    reader: Kysely<Database> = db,
+  ): Promise<UserRecord[]> {
+    const ids = rows.map((row) => row.id);
+    const values = await scimUsersRepository(reader).values(
+      orgId,
+      ids,
+      mappings.map((mapping) => mapping.field.id),
+    );
+    const byUser = new Map<string, Map<string, unknown>>();
+    for (const value of values) {
+      const held = byUser.get(value.user_id) ?? new Map<string, unknown>();
+      held.set(value.userfield_id, JSON.parse(value.value));
+      byUser.set(value.user_id, held);
+    }
+    const tagKeys = [...new Set(rows.flatMap((row) => (row.tags ? row.tags.toLowerCase().split(' ') : [])))];
+    const groups = await scimGroupsRepository(reader).withTagKeys(orgId, tagKeys);
+    return rows.map((row) => {
+      const keys = new Set(row.tags ? row.tags.toLowerCase().split(' ') : []);
+      return { row, values: byUser.get(row.id) ?? new Map(), groups: groups.filter((group) => keys.has(group.tag_key)) };
+    });
+  }
+
+  async function render(ctx: Context, id: string): Promise<ScimDocument> {
+    const row = isId(id) ? await users.find(ctx.caller.orgId, id) : undefined;
+    if (!row) throw scimErrors.notFound('User', id);
+    const [record] = await records(ctx.caller.orgId, [row], ctx.mappings);
+    return renderUser(record!, ctx.mappings, ctx.base);
+  }
+
+  /** v5 refuses a user without an email; an identity provider that sends none usually uses the email as userName. */
+  function emailFor(input: UserInput): string {
+    if (input.email) return input.email;
+    if (input.userName && EMAIL.test(input.userName)) return input.userName;
+    throw scimErrors.invalidValue('emails: required (a user needs an email address, unless its userName is one)');
+  }
+
+  /** Runs a write, in a transaction unless it is one statement (`single`); refusals come out in SCIM terms. */
+  async function write(ctx: Context, work: (trx: Kysely<Database>) => Promise<string>, single = false): Promise<ScimDocument> {
+    let id: string;
+    try {
+      id = single ? await work(db) : await inTransaction(db, work);
+    } catch (error) {
+      throw scimRefusal(error, ctx);
+    }
+    return render(ctx, id);
+  }
+
+  async function saveValues(trx: Kysely<Database>, caller: Caller, id: string, values: Map<string, unknown>): Promise<void> {
+    if (values.size > 0) await userfieldValuesService(trx).update(caller, id, Object.fromEntries(values));
+  }
+
+  /** The changes that take a user from `before` to `after` (both read from documents), as v5 properties. */
+  function changesBetween(before: UserInput, after: UserInput): UserChanges {
+    const changes: UserChanges = {};
+    if (!after.userName) throw scimErrors.invalidValue('userName: required');
+    if (after.userName !== before.userName) changes.username = after.userName;
+    if (!after.email) throw scimErrors.invalidValue('emails: a user keeps an email address; replace it instead of removing it');
+    if (after.email !== before.email) changes.email = after.email;
+    if ((after.givenName ?? null) !== (before.givenName ?? null)) changes.firstName = after.givenName ?? null;
+    if ((after.familyName ?? null) !== (before.familyName ?? null)) changes.lastName = after.familyName ?? null;
+    if ((after.locale ?? null) !== (before.locale ?? null)) changes.locale = after.locale ?? null;
+    if (after.active !== undefined && after.active !== before.active) changes.active = after.active;
+    if ((after.externalId ?? null) !== (before.externalId ?? null)) changes.externalId = after.externalId ?? null;
+    if (after.password !== undefined) changes.password = after.password;
+    return changes;
+  }
+
+  async function update(ctx: Context, trx: Kysely<Database>, id: string, changes: UserChanges, values: Map<string, unknown>): Promise<string> {
+    const { externalId, ...v5 } = changes;
+    validateUpdate(defined(v5));
+    await usersService(trx).update(ctx.caller, id, defined(changes));
+    await saveValues(trx, ctx.caller, id, values);
+    return id;
+  }
+
+  /** Locks the user and reads its current document; 404 when the organization has no such user. */
+  async function current(ctx: Context, trx: Kysely<Database>, id: string): Promise<ScimDocument> {
+    if (!isId(id) || !(await lockUser(trx, ctx.caller.orgId, id))) throw scimErrors.notFound('User', id);
+    const row = (await scimUsersRepository(trx).find(ctx.caller.orgId, id))!;
+    const [record] = await records(ctx.caller.orgId, [row], ctx.mappings, trx);
+    return renderUser(record!, ctx.mappings, ctx.base);
+  }
+
+  return {
+    context,
+
+    async list(ctx: Context, query: ListQuery): Promise<ListResponse> {
+      const { orgId } = ctx.caller;
+      let condition = TRUE;
+      if (query.filter !== undefined) {
+        const filter = parseFilter(query.filter);
+        const groupTags = await scimGroupsRepository(db).tagsOf(orgId, groupIdsIn(filter).filter(isId));
+        condition = userCondition(filter, ctx.mappings, groupTags);
+      }
+      const total = await users.count(orgId, condition);
+      const rows = query.count === 0 ? [] : await users.list(orgId, condition, query.startIndex - 1, query.count);
+      const resources = (await records(orgId, rows, ctx.mappings)).map((record) =>
+        projectDocument(renderUser(record, ctx.mappings, ctx.base), ctx.schema, query.attributes, query.excludedAttributes),
+      );
+      return listResponse(resources, total, query.startIndex);
+    },
+
+    get(ctx: Context, id: string): Promise<ScimDocument> {
+      return render(ctx, id);
+    },
+
+    async create(ctx: Context, body: unknown): Promise<ScimDocument> {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw scimErrors.invalidSyntax('The body must be a User object');
+      const input = readUser(canonicalDocument(body as Record<string, unknown>, ctx.schema), ctx.mappings);
+      if (!input.userName) throw scimErrors.invalidValue('userName: required');
+      const user: UserCreation = defined({
+        email: emailFor(input),
+        username: input.userName,
+        firstName: input.givenName ?? undefined,
+        lastName: input.familyName ?? undefined,
+        locale: input.locale ?? undefined,
+        password: input.password,
+        active: input.active,
+      });
+      const values = new Map([...input.values].filter(([, value]) => value !== null));
+      return write(
+        ctx,
+        async (trx) => {
+          validateCreate(user);
+          const id = await usersService(trx).create(ctx.caller, { ...user, externalId: input.externalId });
+          await saveValues(trx, ctx.caller, id, values);
+          return id;
+        },
+        values.size === 0,
+      );
+    },
+
+    /** PUT: the document replaces the user; what it leaves out is cleared, except the email, password and active state, which stay. */
+    async replace(ctx: Context, id: string, body: unknown): Promise<ScimDocument> {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw scimErrors.invalidSyntax('The body must be a User object');
+      const sent = readUser(canonicalDocument(body as Record<string, unknown>, ctx.schema), ctx.mappings);
+      return write(ctx, async (trx) => {
+        const before = readUser(await current(ctx, trx, id), ctx.mappings);
+        const after: UserInput = { ...sent, email: sent.email ?? before.email };
+        const values = new Map(ctx.mappings.map((mapping) => [mapping.field.id, sent.values.get(mapping.field.id) ?? null]));
+        for (const [fieldId, value] of values) if (sameValue(value, before.values.get(fieldId))) values.delete(fieldId);
+        return update(ctx, trx, id, changesBetween(before, after), values);
+      });
+    },
+
+    async patch(ctx: Context, id: string, body: unknown): Promise<ScimDocument> {
+      const operations = readPatchRequest(body);
+      return write(ctx, async (trx) => {
+        const document = await current(ctx, trx, id);
+        const before = readUser(document, ctx.mappings);
+        const after = readUser(canonicalDocument(applyPatch(document, operations, ctx.schema), ctx.schema), ctx.mappings);
+        const values = new Map<string, unknown>();
+        for (const mapping of ctx.mappings) {
+          const value = after.values.get(mapping.field.id) ?? null;
+          if (!sameValue(value, before.values.get(mapping.field.id))) values.set(mapping.field.id, value);
+        }
+        return update(ctx, trx, id, changesBetween(before, after), values);
+      });
+    },
+
+    async delete(ctx: Context, id: string): Promise<void> {
+      try {
+        await usersService(db).delete(ctx.caller, id);
+      } catch (error) {
+        if (error instanceof ApiError && error.statusCode === 404) throw scimErrors.notFound('User', id);
+        throw error;
+      }
+    },
+  };
+}
+
+export type ScimUsersService = ReturnType<typeof scimUsersService>;
+export type ScimUsersContext = Context;

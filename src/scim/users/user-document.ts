@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import type { FieldErrors } from '../../lib/errors.js';
+import type { VisibleUserRow } from '../../resources/users/users.repository.js';
+import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
+import type { ScimDocument } from '../documents.js';
+import type { MappedUserfield } from '../mappings/attribute-mappings.service.js';
+import type { MappedAttribute } from '../mappings/mapped-attribute.js';
+import { USER_SCHEMA } from '../schemas.js';
+import { scimErrors } from '../scim-errors.js';
+
+/** A user as stored: its row, its values of mapped userfields and the groups whose tag it carries. */
+export interface UserRecord {
+  row: VisibleUserRow;
+  /** Userfield id → value in its v5 representation. */
+  values: ReadonlyMap<string, unknown>;
+  groups: readonly { id: string; display_name: string }[];
+}
+
+/** What a SCIM document says about a user: undefined when it does not say, null when it clears. */
+export interface UserInput {
+  userName?: string | null;
+  email?: string | null;
+  givenName?: string | null;
+  familyName?: string | null;
+  locale?: string | null;
+  active?: boolean;
+  externalId?: string | null;
+  password?: string;
+  /** Userfield id → value in its v5 representation, or null to clear; only the mapped attributes the document holds. */
+  values: Map<string, unknown>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Weak entity tag of a representation: any change of it, lastModified included, changes the tag. */
+export function versionOf(document: ScimDocument): string {
+  return `W/"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 22)}"`;
+}
+
+/** Places a mapped attribute's value where its path says, in a document being built. */
+function place(document: ScimDocument, mapping: MappedAttribute, value: unknown): void {
+  if (mapping.schema !== USER_SCHEMA) {
+    const extension = (document[mapping.schema] ??= {}) as Record<string, unknown>;
+    extension[mapping.name] = mapping.sub ? { [mapping.sub]: value } : value;
+  } else if (mapping.type !== undefined) {
+    const entries = (document[mapping.name] ??= []) as Record<string, unknown>[];
+    let entry = entries.find((candidate) => candidate.type === mapping.type);
+    if (!entry) entries.push((entry = { type: mapping.type }));
+    entry[mapping.sub!] = value;
+  } else if (mapping.sub !== undefined) {
+    const parent = (document[mapping.name] ??= {}) as Record<string, unknown>;
+    parent[mapping.sub] = value;
+  } else {
+    document[mapping.name] = value;
+  }
+}
+
+/** The user as a SCIM resource. `base` is the absolute URL of /scim/v2. */
+export function renderUser(record: UserRecord, mappings: readonly MappedUserfield[], base: string): ScimDocument {
+  const { row } = record;
+  const document: ScimDocument = { schemas: [USER_SCHEMA], id: row.id };
+  if (row.external_id) document.externalId = row.external_id;
+  document.userName = row.username ?? row.email;
+  if (row.first_name || row.last_name) {
+    document.name = {
+      ...(row.first_name ? { givenName: row.first_name } : {}),
+      ...(row.last_name ? { familyName: row.last_name } : {}),
+      formatted: [row.first_name, row.last_name].filter(Boolean).join(' '),
+    };
+  }
+  document.emails = [{ value: row.email, type: 'work', primary: true }];
+  if (row.locale) document.locale = row.locale;
+  document.active = row.active;
+  for (const mapping of mappings) {
+    const value = record.values.get(mapping.field.id);
+    if (value !== undefined) place(document, mapping, value); // v5 stores the JSON types SCIM uses
+  }
+  const extensions = Object.keys(document).filter((key) => key.startsWith('urn:'));
+  document.schemas = [USER_SCHEMA, ...extensions];
+  document.groups = record.groups.map((group) => ({ value: group.id, display: group.display_name, $ref: `${base}/Groups/${group.id}` }));
+  const meta = { resourceType: 'User', created: row.created_date, lastModified: row.updated_date, location: `${base}/Users/${row.id}` };
+  document.meta = meta;
+  document.meta = { ...meta, version: versionOf(document) };
+  return document;
+}
+
+/** The value at a mapped attribute's path: undefined when absent, null when cleared. */
+function pickMapped(document: ScimDocument, mapping: MappedAttribute): unknown {
+  if (mapping.schema !== USER_SCHEMA) {
+    const extension = document[mapping.schema];
+    if (extension === null) return null;
+    if (!isObject(extension)) return undefined;
+    const value = extension[mapping.name];
+    if (!mapping.sub) return value;
+    // manager: {"value": id}, a bare id, or a list of one such object (sent by some providers)
+    const single = Array.isArray(value) ? value[0] : value;
+    return isObject(single) ? single[mapping.sub] : single;
+  }
+  const value = document[mapping.name];
+  if (mapping.type !== undefined) {
+    if (value === null) return null;
+    if (!Array.isArray(value)) return undefined;
+    const entry = value.find((candidate) => isObject(candidate) && String(candidate.type).toLowerCase() === mapping.type);
+    return isObject(entry) ? (entry[mapping.sub!] ?? null) : null;
+  }
+  if (mapping.sub !== undefined) return value === null ? null : isObject(value) ? value[mapping.sub] : undefined;
+  return value;
+}
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T.*)?$/;
+
+function booleanOf(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  return undefined;
+}
+
+/**
+ * A SCIM value in the userfield's v5 representation, forgiving the forms identity providers send
+ * (numbers and booleans as strings, ISO dates); the userfield's own checks then judge it.
+ */
+export function fieldValueOf(type: UserfieldType, value: unknown): unknown {
+  switch (type) {
+    case 'number':
+    case 'decimal':
+      return typeof value === 'string' && NUMBER.test(value.trim()) ? Number(value) : value;
+    case 'checkbox':
+    case 'truefalse':
+      return booleanOf(value) ?? value;
+    case 'yesno': {
+      const flag = booleanOf(value);
+      if (flag !== undefined) return flag ? 'yes' : 'no';
+      return typeof value === 'string' ? value.toLowerCase() : value;
+    }
+    case 'date': {
+      const iso = typeof value === 'string' ? ISO_DATE.exec(value) : null;
+      return iso ? `${iso[2]}/${iso[3]}/${iso[1]}` : value;
+    }
+    case 'checkboxes':
+      return typeof value === 'string' ? [value] : value;
+    default:
+      return typeof value === 'number' ? String(value) : value;
+  }
+}
+
+/** `en_us`, `EN-us` → `en-US`; anything else as sent, for the v5 check to judge. */
+function localeOf(value: string): string {
+  const match = /^([a-z]{2})(?:[-_]([a-z]{2}))?$/i.exec(value);
+  return match ? `${match[1]!.toLowerCase()}${match[2] ? `-${match[2].toUpperCase()}` : ''}` : value;
+}
+
+function text(errors: FieldErrors, name: string, value: unknown): string | null | undefined {
+  if (value === undefined || value === null || typeof value === 'string') return value;
+  errors[name] = 'must be a string';
+  return undefined;
+}
+
+/** The primary email: the one marked primary, else the work one, else the first. */
+function emailOf(errors: FieldErrors, value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (!Array.isArray(value) || !value.every(isObject)) {
+    errors.emails = 'must be a list of {"value": address}';
+    return undefined;
+  }
+  if (value.length === 0) return null;
+  const chosen =
+    value.find((entry) => booleanOf(entry.primary) === true) ??
+    value.find((entry) => typeof entry.type === 'string' && entry.type.toLowerCase() === 'work') ??
+    value[0]!;
+  return text(errors, 'emails.value', chosen.value);
+}
+
+/** Reads a canonical SCIM user document; every malformed attribute is reported at once (400 invalidValue). */
+export function readUser(document: ScimDocument, mappings: readonly MappedUserfield[]): UserInput {
+  const errors: FieldErrors = {};
+  const input: UserInput = { values: new Map() };
+  input.userName = text(errors, 'userName', document.userName);
+  input.email = emailOf(errors, document.emails);
+  const name = document.name;
+  if (isObject(name)) {
+    input.givenName = text(errors, 'name.givenName', name.givenName);
+    input.familyName = text(errors, 'name.familyName', name.familyName);
+  } else if (name === null) {
+    input.givenName = input.familyName = null;
+  } else if (name !== undefined) {
+    errors.name = 'must be an object';
+  }
+  const locale = text(errors, 'locale', document.locale);
+  input.locale = typeof locale === 'string' ? localeOf(locale) : locale;
+  if (document.active !== undefined && document.active !== null) {
+    input.active = booleanOf(document.active);
+    if (input.active === undefined) errors.active = 'must be true or false';
+  }
+  input.externalId = text(errors, 'externalId', document.externalId);
+  if (document.password !== undefined && document.password !== null) {
+    if (typeof document.password === 'string') input.password = document.password;
+    else errors.password = 'must be a string';
+  }
+  for (const mapping of mappings) {
+    const value = pickMapped(document, mapping);
+    if (value !== undefined)
+      input.values.set(mapping.field.id, value === null || value === '' ? null : fieldValueOf(mapping.field.type as UserfieldType, value));
+  }
+  if (Object.keys(errors).length > 0) {
+    throw scimErrors.invalidValue(
+      Object.entries(errors)
+        .map(([attribute, message]) => `${attribute}: ${message}`)
+        .join('; '),
+    );
+  }
+  return input;
+}

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import { forEachEngine } from '../helpers/harness.js';
+import { GROUP_SCHEMA, ScimClient, scimError } from './scim-client.js';
+
+forEachEngine('SCIM /Groups', (h) => {
+  let scim: ScimClient;
+  let ada: string;
+  let bob: string;
+  let cy: string;
+  const tagsOf = async (id: string): Promise<string[]> => (await h.get(`users/${id}`)).json().tags ?? [];
+
+  before(async () => {
+    scim = await ScimClient.of(h);
+    ada = await scim.createUser({ userName: 'ada@example.com' });
+    bob = await scim.createUser({ userName: 'bob@example.com' });
+    cy = await scim.createUser({ userName: 'cy@example.com' });
+  });
+
+  it('creates a group as a tag its members carry, visible to v5 tag filters', async () => {
+    const response = await scim.post('/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'Sales, EMEA team',
+      externalId: 'g-1',
+      members: [{ value: ada }],
+    });
+    assert.equal(response.statusCode, 201);
+    const group = response.json();
+    assert.equal(response.headers.location, group.meta.location);
+    assert.equal(group.displayName, 'Sales, EMEA team');
+    assert.equal(group.externalId, 'g-1');
+    assert.deepEqual(
+      group.members.map((m: { value: string }) => m.value),
+      [ada],
+    );
+    assert.equal(group.members[0].display, 'ada@example.com');
+    assert.match(group.members[0].$ref, /\/scim\/v2\/Users\//);
+    assert.deepEqual(await tagsOf(ada), ['Sales_EMEA_team']);
+    const tagged = (await h.get('users', { query: { tags: 'sales_emea_team' } })).json().results.map((u: { id: string }) => u.id);
+    assert.deepEqual(tagged, [ada]);
+    const user = (await scim.get(`/Users/${ada}`)).json();
+    assert.deepEqual(user.groups, [{ value: group.id, display: 'Sales, EMEA team', $ref: group.meta.location }]);
+  });
+
+  it('counts users tagged through v5 as members', async () => {
+    const id = await scim.createGroup({ displayName: 'Mentors' });
+    assert.equal((await h.put(`users/${cy}`, { tags: ['mentors', 'other'] })).statusCode, 204);
+    assert.deepEqual(
+      (await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value),
+      [cy],
+    );
+  });
+
+  it('changes members in batches as Entra ID and Okta send them, keeping other tags', async () => {
+    const id = await scim.createGroup({ displayName: 'Batch', members: [] });
+    assert.equal((await h.put(`users/${bob}`, { tags: ['keep-me'] })).statusCode, 204);
+    let response = await scim.patch(`/Groups/${id}`, [
+      { op: 'Add', path: 'members', value: [{ $ref: null, value: ada }, { value: bob }, { value: cy }] },
+    ]);
+    assert.equal(response.statusCode, 204);
+    assert.equal(response.body, '');
+    assert.deepEqual(await tagsOf(bob), ['keep-me', 'Batch']);
+    response = await scim.patch(`/Groups/${id}`, [{ op: 'Remove', path: 'members', value: [{ value: ada }] }]);
+    assert.equal(response.statusCode, 204);
+    response = await scim.patch(`/Groups/${id}`, [{ op: 'remove', path: `members[value eq "${bob}"]` }]);
+    assert.equal(response.statusCode, 204);
+    assert.deepEqual(await tagsOf(bob), ['keep-me']);
+    const members = async () => (await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value);
+    assert.deepEqual(await members(), [cy]);
+    await scim.patch(`/Groups/${id}`, [{ op: 'replace', path: 'members', value: [{ value: ada }, { value: bob }] }]);
+    assert.deepEqual(await members(), [ada, bob]);
+    await scim.patch(`/Groups/${id}`, [{ op: 'remove', path: 'members' }]);
+    assert.deepEqual(await members(), []);
+    assert.deepEqual(await tagsOf(bob), ['keep-me']);
+  });
+
+  it('renames the group and its tag on every member, by PATCH and by PUT', async () => {
+    const id = await scim.createGroup({ displayName: 'Old name', members: [{ value: ada }, { value: bob }] });
+    await scim.patch(`/Groups/${id}`, [{ op: 'Replace', path: 'displayName', value: 'New name' }]);
+    assert.ok((await tagsOf(ada)).includes('New_name'));
+    assert.equal((await tagsOf(ada)).includes('Old_name'), false);
+    await scim.patch(`/Groups/${id}`, [{ op: 'replace', value: { id, displayName: 'Newer name' } }]);
+    const put = await scim.put(`/Groups/${id}`, { schemas: [GROUP_SCHEMA], displayName: 'Put name', externalId: 'p-1' });
+    assert.equal(put.statusCode, 200);
+    assert.equal(put.json().displayName, 'Put name');
+    assert.deepEqual(
+      put.json().members.map((m: { value: string }) => m.value),
+      [ada, bob],
+    );
+    assert.ok((await tagsOf(bob)).includes('Put_name'));
+    const replaced = await scim.put(`/Groups/${id}`, { displayName: 'Put name', members: [{ value: cy }] });
+    assert.deepEqual(
+      replaced.json().members.map((m: { value: string }) => m.value),
+      [cy],
+    );
+    assert.equal(replaced.json().externalId, undefined);
+  });
+
+  it('deletes a group: the tag leaves every member, who stay', async () => {
+    const id = await scim.createGroup({ displayName: 'Short lived', members: [{ value: ada }] });
+    assert.equal((await scim.delete(`/Groups/${id}`)).statusCode, 204);
+    assert.equal((await tagsOf(ada)).includes('Short_lived'), false);
+    assert.equal((await h.get(`users/${ada}`)).statusCode, 200);
+    scimError(await scim.get(`/Groups/${id}`), 404);
+    scimError(await scim.delete(`/Groups/${id}`), 404);
+  });
+
+  it('lists and filters groups, members excluded on request', async () => {
+    const org = await h.createOrganization('Group lists');
+    const client = await ScimClient.of(h, org.id);
+    const member = await client.createUser({ userName: 'member@example.com' });
+    const ids = [
+      await client.createGroup({ displayName: 'Alpha', externalId: 'A' }),
+      await client.createGroup({ displayName: 'Beta', members: [{ value: member }] }),
+      await client.createGroup({ displayName: 'Gamma ray', members: [{ value: member }] }),
+    ];
+    const found = async (filter: string, extra = '') =>
+      (await client.find('Groups', filter, extra)).json().Resources.map((g: { id: string }) => ids.indexOf(g.id));
+    assert.deepEqual(await found('displayName eq "beta"'), [1]);
+    assert.deepEqual(await found('externalId eq "A"'), [0]);
+    assert.deepEqual(await found(`members[value eq "${member}"]`), [1, 2]);
+    assert.deepEqual(await found(`members.value eq "${member}" and displayName sw "G"`), [2]);
+    assert.deepEqual(await found('displayName co "a"'), [0, 1, 2]);
+    const lean = (await client.find('Groups', 'displayName eq "Beta"', '&excludedAttributes=members')).json();
+    assert.equal(lean.totalResults, 1);
+    assert.equal(lean.Resources[0].members, undefined);
+    assert.equal(lean.Resources[0].displayName, 'Beta');
+    const page = (await client.get('/Groups?startIndex=2&count=1')).json();
+    assert.deepEqual([page.totalResults, page.itemsPerPage, page.Resources[0].id], [3, 1, ids[1]]);
+    const users = (await client.find('Users', `groups eq "${ids[2]}"`)).json();
+    assert.deepEqual(
+      users.Resources.map((u: { id: string }) => u.id),
+      [member],
+    );
+    scimError(await client.find('Groups', 'displayName eq'), 400, 'invalidFilter');
+    scimError(await client.find('Groups', 'owner eq "x"'), 400, 'invalidFilter');
+  });
+
+  it('refuses what it cannot do, changing nothing', async () => {
+    const id = await scim.createGroup({ displayName: 'Strict group', members: [{ value: ada }] });
+    scimError(await scim.post('/Groups', { displayName: 'strict   group' }), 409, 'uniqueness');
+    scimError(await scim.post('/Groups', { displayName: ' , ' }), 400, 'invalidValue');
+    scimError(await scim.post('/Groups', { members: [] }), 400, 'invalidValue');
+    scimError(await scim.post('/Groups', { displayName: 'Ghosts', members: [{ value: '0190aaaaaaaa7aaa8aaaaaaaaaaaaaaa' }] }), 400, 'invalidValue');
+    assert.equal((await scim.find('Groups', 'displayName eq "Ghosts"')).json().totalResults, 0);
+    scimError(await scim.post('/Groups', { displayName: 'Bad members', members: 'everyone' }), 400, 'invalidValue');
+    const other = await scim.createGroup({ displayName: 'Other group' });
+    scimError(await scim.patch(`/Groups/${other}`, [{ op: 'replace', path: 'displayName', value: 'STRICT group' }]), 409, 'uniqueness');
+    scimError(await scim.patch(`/Groups/${id}`, [{ op: 'add', path: 'members', value: [{ value: bob }, { value: 'nobody' }] }]), 400, 'invalidValue');
+    assert.equal((await tagsOf(bob)).includes('Strict_group'), false);
+    scimError(await scim.patch(`/Groups/${id}`, [{ op: 'remove', path: 'displayName' }]), 400, 'invalidValue');
+    scimError(await scim.patch(`/Groups/${id}`, [{ op: 'replace', path: 'id', value: 'x' }]), 400, 'mutability');
+    scimError(await scim.patch(`/Groups/${id}`, [{ op: 'add', path: 'members[value eq "x"]', value: [] }]), 400, 'invalidPath');
+    scimError(await scim.patch('/Groups/0190aaaaaaaa7aaa8aaaaaaaaaaaaaaa', [{ op: 'remove', path: 'members' }]), 404);
+    scimError(await scim.put(`/Groups/${id}`, { displayName: 7 }), 400, 'invalidValue');
+    assert.deepEqual(
+      (await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value),
+      [ada],
+    );
+  });
+
+  it("keeps organizations apart: another organization's token sees and changes nothing", async () => {
+    const id = await scim.createGroup({ displayName: 'Ours', members: [{ value: ada }] });
+    const stranger = await ScimClient.of(h, (await h.createOrganization('Other')).id);
+    scimError(await stranger.get(`/Groups/${id}`), 404);
+    scimError(await stranger.patch(`/Groups/${id}`, [{ op: 'remove', path: 'members' }]), 404);
+    scimError(await stranger.put(`/Groups/${id}`, { displayName: 'Theirs' }), 404);
+    scimError(await stranger.delete(`/Groups/${id}`), 404);
+    assert.equal((await stranger.find('Groups', 'displayName eq "Ours"')).json().totalResults, 0);
+    const theirs = await stranger.createGroup({ displayName: 'Ours' });
+    scimError(await stranger.patch(`/Groups/${theirs}`, [{ op: 'add', path: 'members', value: [{ value: ada }] }]), 400, 'invalidValue');
+    assert.deepEqual(
+      (await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value),
+      [ada],
+    );
+  });
+});
