@@ -127,8 +127,12 @@ export async function ensureDataset(engine: Engine, spec: DatasetSpec, postgresU
 export async function workingCopy(dataset: CachedDataset, runDir: string, postgresUrl?: string): Promise<WorkingCopy> {
   if (dataset.engine === 'sqlite') {
     const file = path.join(runDir, path.basename(dataset.source));
-    copyFileSync(dataset.source, file);
-    return { dataset, databaseUrl: `sqlite:${file}`, dispose: async () => rmSync(file, { force: true }) };
+    // A write-ahead log left beside the file holds committed pages too.
+    for (const suffix of ['', '-wal']) if (existsSync(`${dataset.source}${suffix}`)) copyFileSync(`${dataset.source}${suffix}`, `${file}${suffix}`);
+    const dispose = async () => {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    };
+    return { dataset, databaseUrl: `sqlite:${file}`, dispose };
   }
   const name = postgresName(postgresUrl!, `run_${dataset.spec.users}u`);
   await withAdmin(postgresUrl!, async (client) => {

@@ -38,6 +38,8 @@ export interface ProfileSummary {
   idlePercent: number;
   /** Shares below are of the busy (non-idle) samples. */
   groups: Share[];
+  /** Stages of the request path (see STAGES) and the group-based ones: inclusive shares. */
+  stages: { name: string; inclusivePercent: number }[];
   /** The top functions by self time, and by inclusive time (whole calls, callees included). */
   functions: Share[];
   callers: Share[];
@@ -63,25 +65,56 @@ const GROUPS: [string, RegExp][] = [
   ['ours: routes, services, lib', /\/dist\/src\//],
   ['TLS and crypto (node)', /^node:(_tls_|tls|internal\/tls|crypto|internal\/crypto)/],
   ['HTTP (node)', /^node:(_http_|http|internal\/http)/],
+  ['async hooks (AsyncLocalStorage)', /^node:(internal\/)?async_hooks$/],
   [
     'net, streams, timers (node)',
-    /^node:(net|stream|internal\/streams|internal\/stream_base|timers|internal\/timers|events|internal\/async_hooks|internal\/process\/task_queues)/,
+    /^node:(net|stream|internal\/streams|internal\/stream_base|timers|internal\/timers|events|internal\/process\/task_queues)/,
   ],
   ['node (other)', /^node:/],
 ];
 
 const TOP = 30;
+const ROOT = '(root)';
 
-const SPECIAL: Record<string, string> = {
-  '(idle)': 'idle',
-  '(program)': 'V8 and native code outside JavaScript (program)',
-  '(garbage collector)': 'garbage collector',
-};
+const SPECIAL = new Map([
+  ['(idle)', 'idle'],
+  ['(program)', 'V8 and native code outside JavaScript (program)'],
+  ['(garbage collector)', 'garbage collector'],
+  ['(root)', ROOT],
+]);
 
-/** The group of a frame with a source; frames without one (native functions, generated code) take their caller's. */
-function groupOfUrl(url: string): string | undefined {
-  if (!url) return undefined;
-  return GROUPS.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other';
+/** Stages of the request path, each the samples with at least one frame it matches (inclusive). */
+const STAGES: [string, (frame: CallFrame) => boolean][] = [
+  ['authenticate: the token check, its statement included', (f) => f.functionName === 'authenticate' && /\/tokens\.service\.js$/.test(f.url)],
+  [
+    'Kysely: building queries',
+    (f) => /\/kysely\/dist\/esm\/(query-builder|query-creator|parser|expression|dynamic)\//.test(f.url) && !/^execute/.test(f.functionName),
+  ],
+  ['Kysely: compiling queries', (f) => f.functionName === 'compileQuery' && /\/kysely\//.test(f.url)],
+  [
+    'request validation (Ajv)',
+    (f) => (!f.url && /^validate\d+$/.test(f.functionName)) || (f.functionName === 'validate' && /\/fastify\/lib\/validation\.js$/.test(f.url)),
+  ],
+  ['response serialization (fast-json-stringify)', (f) => (!f.url && /^anonymous\d+$/.test(f.functionName)) || /\/fast-json-stringify\//.test(f.url)],
+  ['request log (pino)', (f) => /\/node_modules\/(pino|sonic-boom|pino-std-serializers)\//.test(f.url) || /\/plugins\/logging\.js$/.test(f.url)],
+];
+
+const STATEMENT = 'SQLite statement (native)';
+const SOCKET_WRITE = 'socket write: TLS encryption and syscall (native)';
+const DATABASE_WRITE = 'socket write to PostgreSQL (native)';
+
+/** The group of a frame; frames without a source (native functions, generated code) mostly take their caller's. */
+function groupOf(frame: CallFrame, callerGroup: string, underDriver: boolean): string {
+  // better-sqlite3's native calls show as the self time of the dialect function making them.
+  if (frame.functionName === 'runStatement' && frame.url.endsWith('/db/sqlite-dialect.js')) return STATEMENT;
+  if (!frame.url) {
+    if (callerGroup === 'ours: database layer') return STATEMENT;
+    if (/^(writev|writeBuffer|write\w*String)$/.test(frame.functionName) && callerGroup.startsWith('net,')) {
+      return underDriver ? DATABASE_WRITE : SOCKET_WRITE;
+    }
+    return callerGroup;
+  }
+  return GROUPS.find(([, pattern]) => pattern.test(frame.url))?.[0] ?? 'other';
 }
 
 function shortUrl(url: string): string {
@@ -108,22 +141,24 @@ export function summarizeProfile(file: string, window?: [number, number]): Profi
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
 
   // The sample's stack, leaf first, with each frame's group (native and generated frames take their caller's).
-  const stacks = new Map<number, { key: string; group: string }[]>();
-  function stackOf(id: number): { key: string; group: string }[] {
+  type Frame = { key: string; group: string; stages: number[] };
+  const stacks = new Map<number, Frame[]>();
+  function stackOf(id: number): Frame[] {
     const cached = stacks.get(id);
     if (cached) return cached;
     const frames: ProfileNode[] = [];
     for (let current: number | undefined = id; current !== undefined; current = parentOf.get(current)) frames.push(byId.get(current)!);
-    const result: { key: string; group: string }[] = new Array(frames.length);
+    const result: Frame[] = new Array(frames.length);
     let inherited = 'other';
+    let underDriver = false;
     for (let index = frames.length - 1; index >= 0; index -= 1) {
       const frame = frames[index]!.callFrame;
-      const special = SPECIAL[frame.functionName];
-      let group = special ?? groupOfUrl(frame.url) ?? inherited;
-      // A native call made by our SQLite dialect is the statement itself running.
-      if (!frame.url && !special && inherited === 'ours: database layer') group = 'SQLite statement (native)';
-      inherited = group;
-      result[index] = { key: special ? frame.functionName : functionKey(frame), group };
+      const special = SPECIAL.get(frame.functionName);
+      const group: string = special ?? groupOf(frame, inherited, underDriver);
+      underDriver ||= group === 'pg driver';
+      inherited = group === ROOT ? 'node (other)' : group;
+      const stages = STAGES.flatMap(([, matches], stage) => (matches(frame) ? [stage] : []));
+      result[index] = { key: special ? frame.functionName : functionKey(frame), group, stages };
     }
     stacks.set(id, result);
     return result;
@@ -133,6 +168,7 @@ export function summarizeProfile(file: string, window?: [number, number]): Profi
   const groupInclusive = new Map<string, number>();
   const functionSelf = new Map<string, number>();
   const functionInclusive = new Map<string, number>();
+  const stageInclusive = new Array<number>(STAGES.length).fill(0);
   const add = (map: Map<string, number>, key: string, weight: number) => map.set(key, (map.get(key) ?? 0) + weight);
 
   const inWindow: { node: number; weight: number }[] = [];
@@ -158,17 +194,19 @@ export function summarizeProfile(file: string, window?: [number, number]): Profi
     add(functionSelf, stack[0]!.key, weight);
     for (const group of new Set(stack.map((frame) => frame.group))) add(groupInclusive, group, weight);
     for (const key of new Set(stack.map((frame) => frame.key))) add(functionInclusive, key, weight);
+    for (const stage of new Set(stack.flatMap((frame) => frame.stages))) stageInclusive[stage]! += weight;
   }
   const busy = total - idle || 1;
   const shares = (self: Map<string, number>, inclusive: Map<string, number>) =>
     [...inclusive.keys()]
-      .filter((name) => name !== '(root)')
+      .filter((name) => name !== ROOT)
       .map((name) => ({ name, selfPercent: ((self.get(name) ?? 0) / busy) * 100, inclusivePercent: ((inclusive.get(name) ?? 0) / busy) * 100 }));
   const functions = shares(functionSelf, functionInclusive);
   return {
     windowMs: total / 1000,
     idlePercent: (idle / (total || 1)) * 100,
     groups: shares(groupSelf, groupInclusive).sort((a, b) => b.selfPercent - a.selfPercent),
+    stages: STAGES.map(([name], stage) => ({ name, inclusivePercent: (stageInclusive[stage]! / busy) * 100 })),
     functions: functions.sort((a, b) => b.selfPercent - a.selfPercent).slice(0, TOP),
     callers: [...functions].sort((a, b) => b.inclusivePercent - a.inclusivePercent).slice(0, TOP),
   };
@@ -183,6 +221,9 @@ export function formatSummary(summary: ProfileSummary): string {
     ' self% incl.%  module group',
     ...summary.groups.map((share) => row(share, 100)),
     '',
+    '        incl.%  stage of the request path',
+    ...summary.stages.map((stage) => `${stage.inclusivePercent.toFixed(1).padStart(14)}  ${stage.name}`),
+    '',
     ` self% incl.%  function (top ${TOP} by self time)`,
     ...summary.functions.map((share) => row(share, 110)),
     '',
@@ -192,11 +233,14 @@ export function formatSummary(summary: ProfileSummary): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = process.argv[2];
-  if (!file) {
-    console.error('Usage: node dist/bench/profile-summary.js <file.cpuprofile>');
+  // `--last <seconds>`: only the samples of the profile's last seconds (the measured load, not start-up).
+  const [file, flag, seconds] = process.argv.slice(2);
+  if (!file || (flag !== undefined && (flag !== '--last' || !(Number(seconds) > 0)))) {
+    console.error('Usage: node dist/bench/profile-summary.js <file.cpuprofile> [--last <seconds>]');
     process.exitCode = 2;
   } else {
-    console.log(formatSummary(summarizeProfile(file)));
+    const { endTime } = JSON.parse(readFileSync(file, 'utf8')) as { endTime: number };
+    const window: [number, number] | undefined = flag ? [endTime - Number(seconds) * 1e6, endTime] : undefined;
+    console.log(formatSummary(summarizeProfile(file, window)));
   }
 }

@@ -83,7 +83,7 @@ interface RunningDataset {
 }
 
 /** One round against one target, with the target's CPU and memory over that round. */
-async function measure(context: Context, target: Target, seconds: number): Promise<Round> {
+async function measure(context: Context, target: Target, seconds: number, connections = context.options.connections): Promise<Round> {
   if (target.kind === 'hash-floor') {
     const hash = await context.floor.call<HashRate>({ type: 'hash', seconds, concurrency: context.options.connections });
     return { rps: hash.rate, p50: Number.NaN, p99: Number.NaN, cpuPercent: hash.cpuPercent, failures: {} };
@@ -95,7 +95,7 @@ async function measure(context: Context, target: Target, seconds: number): Promi
     token: target.token,
     planKey: target.planKey,
     plan: target.plan,
-    connections: context.options.connections,
+    connections,
     seconds,
   };
   const result = await context.load.call<LoadResult>({ job });
@@ -152,10 +152,11 @@ async function benchScenario(
   if (scenario.id === 'get-user') targets.push(...references.map((reference) => ({ ...reference, plan })));
 
   const { rounds, seconds, warmupSeconds } = context.options;
-  for (const target of targets) await measure(context, target, warmupSeconds);
+  const connections = scenario.connections ?? context.options.connections;
+  for (const target of targets) await measure(context, target, warmupSeconds, connections);
   const measured = new Map<Target, Round[]>(targets.map((target) => [target, []]));
   for (let round = 0; round < rounds; round += 1) {
-    for (const target of targets) measured.get(target)!.push(await measure(context, target, seconds));
+    for (const target of targets) measured.get(target)!.push(await measure(context, target, seconds, connections));
   }
 
   const floorRounds = measured.get(targets[0]!)!;
