@@ -99,6 +99,8 @@ export async function ensureDataset(engine: Engine, spec: DatasetSpec, postgresU
   console.log(`Making the ${spec.label} dataset on ${engine} (cached in ${engine === 'sqlite' ? source : `database ${source}`})`);
   const env = { DATABASE_URL: databaseUrl };
   const started = performance.now();
+  // Only serve and migrate make a new SQLite file.
+  await runCli(['migrate'], env);
   const org = JSON.parse(await runCli(['orgs', 'create', '--name', 'Benchmark', '--json'], env)) as { id: string };
   const { token } = JSON.parse(await runCli(['tokens', 'create', '--org', org.id, '--name', 'benchmark', '--json'], env)) as { token: string };
   await runCli(

@@ -20,7 +20,7 @@ export interface FloorAnswer {
 
 export interface HashRate {
   rate: number;
-  /** The stored hash without salt and key: algorithm and parameters, e.g. `scrypt$16384$8$1`. */
+  /** The stored hash without salt and key: algorithm and parameters, e.g. `$argon2id$v=19$m=19456,t=2,p=1`. */
   scheme: string;
   cpuPercent: number;
 }

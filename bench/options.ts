@@ -38,7 +38,7 @@ Options:
   --scenario <list>       scenario ids, comma-separated (default: all)
   --connections <n>       concurrent keep-alive connections (default 50)
   --rounds <n>            measured rounds per target (default 5, quick 3)
-  --seconds <n>           length of a round (default 4, quick 1)
+  --seconds <n>           length of a round (default 4, quick 0.6)
   --no-scale              skip the 1,000,000-user dataset (quick skips it)
   --no-references         skip the Fastify reference servers (quick skips them)
   --out <dir>             where results go (default bench/results)
@@ -97,8 +97,8 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     scenarios,
     connections: positiveNumber(values.connections, '--connections', 50),
     rounds: positiveNumber(values.rounds, '--rounds', quick ? 3 : 5),
-    seconds: positiveNumber(values.seconds, '--seconds', quick ? 1 : 4, false),
-    warmupSeconds: quick ? 0.5 : 2,
+    seconds: positiveNumber(values.seconds, '--seconds', quick ? 0.6 : 4, false),
+    warmupSeconds: quick ? 0.3 : 2,
     scale: values.scale ?? !quick,
     references: values.references ?? !quick,
     postgresUrl,

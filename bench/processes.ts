@@ -9,26 +9,40 @@ const benchDir = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(benchDir, '..', '..');
 export const CLI = path.join(ROOT, 'bin', 'training-api.js');
 
-/** CPU time (user + system) of a process so far, in seconds; undefined off Linux. */
-export function cpuSeconds(pid: number): number | undefined {
+/** A process and its children: a server started with WORKERS=n is its primary and n workers. */
+function withChildren(pid: number): number[] {
   try {
-    // Fields after the command name (which may hold spaces, hence the last parenthesis): utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 1/100 s on Linux
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(children ? children.split(' ').map(Number) : [])];
+  } catch {
+    return [pid];
+  }
+}
+
+function sumOver(pid: number, measure: (pid: number) => number): number | undefined {
+  try {
+    return withChildren(pid).reduce((total, each) => total + measure(each), 0);
   } catch {
     return undefined;
   }
 }
 
-/** Resident memory of a process in bytes; undefined off Linux. */
+/** CPU time (user + system) of a process and its children so far, in seconds; undefined off Linux. */
+export function cpuSeconds(pid: number): number | undefined {
+  return sumOver(pid, (each) => {
+    // Fields after the command name (which may hold spaces, hence the last parenthesis): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${each}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 1/100 s on Linux
+  });
+}
+
+/** Resident memory of a process and its children in bytes; undefined off Linux. */
 export function rssBytes(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  return sumOver(pid, (each) => {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${each}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  });
 }
 
 /** A child that answers each message sent with `call` by one message carrying the same id. */

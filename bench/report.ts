@@ -25,6 +25,13 @@ export interface TargetResult {
   median: Omit<Round, 'failures'>;
   /** Median over rounds of this target's rate divided by the floor's in the same round. */
   ratio?: number;
+  /** Median over rounds of the target's CPU time per request (ms of one core). */
+  cpuMsPerRequest?: number;
+  /**
+   * Median over rounds of the floor's CPU time per request divided by this target's: what the ratio
+   * would be if both were limited by their own CPU alone, which survives a busy machine far better.
+   */
+  cpuRatio?: number;
   failures: Record<string, number>;
   exhausted?: boolean;
 }
@@ -77,6 +84,11 @@ export function newReport(mode: RunReport['mode'], argv: string[], method: RunRe
   };
 }
 
+/** CPU milliseconds per request in a round, when its CPU was measured. */
+function cpuMsPerRequest(round: Round): number | undefined {
+  return round.cpuPercent === undefined || round.rps <= 0 ? undefined : (round.cpuPercent * 10) / round.rps;
+}
+
 function medianOf(rounds: Round[], key: keyof Omit<Round, 'failures'>): number | undefined {
   const values = rounds.map((round) => round[key]).filter((value): value is number => value !== undefined);
   return values.length > 0 ? median(values) : undefined;
@@ -100,8 +112,16 @@ export function summarize(name: string, kind: TargetKind, rounds: Round[], floor
     },
     failures,
   };
+  const cpuCosts = rounds.map(cpuMsPerRequest).filter((cost) => cost !== undefined);
+  if (cpuCosts.length > 0) result.cpuMsPerRequest = median(cpuCosts);
   if (floorRounds && floorRounds.length === rounds.length) {
     result.ratio = median(rounds.map((round, index) => round.rps / floorRounds[index]!.rps));
+    const cpuRatios = rounds.flatMap((round, index) => {
+      const ours = cpuMsPerRequest(round);
+      const floor = cpuMsPerRequest(floorRounds[index]!);
+      return ours && floor ? [floor / ours] : [];
+    });
+    if (cpuRatios.length > 0) result.cpuRatio = median(cpuRatios);
   }
   return result;
 }
@@ -116,6 +136,8 @@ const COLUMNS = [
   ['floor/s', 9],
   ['ratio', 7],
   ['CPU %', 7],
+  ['CPU ms/req', 11],
+  ['CPU ratio', 10],
   ['RSS MB', 8],
 ] as const;
 
@@ -146,6 +168,8 @@ export function tableOf(scenarios: ScenarioResult[]): string {
           whole(floor?.median.rps),
           decimal(target.ratio, 2),
           whole(target.median.cpuPercent),
+          decimal(target.cpuMsPerRequest, 2),
+          decimal(target.cpuRatio, 2),
           whole(target.median.rssMB),
         ]) + (notes.length ? `  ${notes.join('; ')}` : ''),
       );

@@ -1,4 +1,5 @@
 // Runs every compiled test file with node's test runner; PostgreSQL suites join when TEST_POSTGRES_URL is set.
+// `--skip-files=<path>[,<path>...]` leaves out files and folders under dist/test, and says so.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +12,23 @@ function testFiles(dir) {
   });
 }
 
+const SKIP = '--skip-files=';
+const skipped = process.argv
+  .slice(2)
+  .filter((arg) => arg.startsWith(SKIP))
+  .flatMap((arg) => arg.slice(SKIP.length).split(','))
+  .filter(Boolean)
+  .map((path) => join(path));
+const runnerArgs = process.argv.slice(2).filter((arg) => !arg.startsWith(SKIP));
+const isSkipped = (file) => skipped.some((path) => file === path || file.startsWith(`${path}/`));
+
 const files = testFiles('dist/test').sort();
 console.log(`Engines: sqlite${process.env.TEST_POSTGRES_URL ? ' + postgres' : ' (set TEST_POSTGRES_URL to add postgres)'}`);
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...process.argv.slice(2), ...files], {
+console.log(`Node.js ${process.version}`);
+if (skipped.length > 0) {
+  console.log(`Skipped on this run: ${files.filter(isSkipped).join(', ') || 'nothing matched'}`);
+}
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...runnerArgs, ...files.filter((file) => !isSkipped(file))], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

@@ -2,16 +2,21 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
+import type { RevocationWatch } from './db/token-revocations.js';
 import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
+import { DEFAULT_PASSWORD_MIN_LENGTH, setPasswordMinLength } from './lib/password-policy.js';
 import { withinTime } from './lib/time.js';
 import { registerAuthentication } from './plugins/authentication.js';
-import { answerClientError, answerFrameworkError, registerErrorHandler } from './plugins/errors.js';
+import { registerAllowedHosts } from './plugins/allowed-hosts.js';
+import { registerCors } from './plugins/cors.js';
+import { answerClientError, answerFrameworkError, answerNodeRefusals, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
 import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
 import { createRateLimiter, type RateLimitSettings } from './plugins/rate-limit.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
 import { resources } from './resources/index.js';
@@ -19,13 +24,22 @@ import { tokensService } from './resources/tokens/tokens.service.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { oauthService } from './oauth/oauth.service.js';
 import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
+import { startEventJobs, type EventSettings } from './events/background.js';
+import { nodeServerOptions, type ClientLimits } from './server/client-limits.js';
+import type { Metrics } from './server/metrics.js';
+import { TLS_PROFILE } from './server/tls-certificate.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
   /** TLS material: the app then serves HTTPS (see server/listener.ts). */
   https?: { key: string | Buffer; cert: string | Buffer };
-  /** TLS is terminated by a proxy: only requests it marks `X-Forwarded-Proto: https` are served. */
-  trustProxy?: boolean;
+  /**
+   * TLS is terminated by a proxy: only requests it marks `X-Forwarded-Proto: https` are served. The
+   * proxies' addresses and networks (X-Forwarded-* from anyone else are ignored), or true for any.
+   */
+  trustProxy?: boolean | string[];
+  /** The host names served; a request for another host is refused. Any host when absent. */
+  allowedHosts?: readonly string[];
   /** Origin for absolute URLs; else taken from the request. */
   publicUrl?: string;
   bodyLimit?: number;
@@ -33,8 +47,20 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Request budgets (per token, per address, OAuth); none when absent. */
   rateLimit?: RateLimitSettings;
+  /** Lets the token check keep resolved tokens until one is revoked anywhere; every request looks its token up when absent. */
+  tokenRevocations?: RevocationWatch;
   /** How long an access token issued by POST /oauth/token lasts; one hour when absent. */
   oauthTokenLifetimeSeconds?: number;
+  /** Background work on events (retention, webhook deliveries); none when absent. */
+  events?: EventSettings;
+  /** Request, header, keep-alive and TLS handshake timeouts; Fastify's defaults when absent. */
+  clientLimits?: ClientLimits;
+  /** Origins whose browser pages may call the API (CORS); none when absent. */
+  corsOrigins?: readonly string[];
+  /** Counts and times every answer; `token` also serves GET /metrics on this port to whoever bears it. */
+  metrics?: { metrics: Metrics; token?: string };
+  /** The shortest password accepted for a user; v5's 6 when absent. */
+  passwordMinLength?: number;
 }
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
@@ -44,8 +70,11 @@ const DEFAULT_OAUTH_TOKEN_LIFETIME_SECONDS = 3600;
 
 /** The API as one Fastify instance: protocol plugins in a fixed order, then the resources under both base paths. */
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
+  const server = nodeServerOptions(options.clientLimits);
+  const limits = options.clientLimits;
   const app = Fastify({
-    ...(options.https ? { https: options.https } : {}),
+    ...(options.https ? { https: { ...options.https, ...TLS_PROFILE, ...server } } : { http: server }),
+    ...(limits ? { requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs } : {}),
     logger: options.logger ? { ...(options.logger as object), serializers: logSerializers } : false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
@@ -59,15 +88,24 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiInstance;
 
   app.decorate('publicUrl', options.publicUrl);
+  setPasswordMinLength(options.passwordMinLength ?? DEFAULT_PASSWORD_MIN_LENGTH);
+  answerNodeRefusals(app.server);
 
   registerRequestContext(app);
+  await registerSecurityHeaders(app);
+  if (options.metrics) {
+    options.metrics.metrics.observe(app);
+    if (options.metrics.token) options.metrics.metrics.route(app, options.metrics.token);
+  }
   registerValidation(app);
   registerJsonParser(app);
   registerErrorHandler(app);
-  registerProtocol(app, { trustProxy: options.trustProxy ?? false });
+  registerProtocol(app, { trustProxy: Boolean(options.trustProxy) });
+  if (options.allowedHosts) registerAllowedHosts(app, options.allowedHosts);
+  if (options.corsOrigins?.length) await registerCors(app, options.corsOrigins);
   const limiter = options.rateLimit ? createRateLimiter(app, options.rateLimit) : undefined;
   limiter?.screenAddresses();
-  registerAuthentication(app, tokensService(options.db));
+  registerAuthentication(app, tokensService(options.db, options.tokenRevocations));
   limiter?.countRequests();
   registerNotFound(app);
   registerAcceptCheck(app);
@@ -101,7 +139,8 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     clientBudget: limiter?.clientBudget,
   });
 
-  const resourceRoutes = resources.map((resource) => resource.routes(options.db));
+  const settings = { webhooks: { allowInsecureLoopback: options.events?.webhooks.allowInsecureLoopback ?? false } };
+  const resourceRoutes = resources.map((resource) => resource.routes(options.db, settings));
   for (const prefix of API_BASES) {
     await app.register(
       async (api) => {
@@ -114,5 +153,9 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     );
   }
   await app.register(scimPlugin, { prefix: SCIM_BASE, db: options.db });
+  if (options.events) {
+    const jobs = startEventJobs(options.db, options.events, app.log);
+    app.addHook('onClose', () => jobs.stop());
+  }
   return app;
 }

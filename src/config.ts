@@ -1,6 +1,11 @@
+import { isIP } from 'node:net';
 import { engineOf } from './db/database.js';
+import { DEFAULT_PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './lib/password-policy.js';
 import type { DatabaseLimits, SqliteSynchronous } from './db/options.js';
 import type { Limit, RateLimitSettings } from './plugins/rate-limit.js';
+import type { EventSettings } from './events/background.js';
+import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
+import type { ClientLimits } from './server/client-limits.js';
 
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
@@ -10,8 +15,15 @@ export interface Config {
   port: number;
   tlsCertFile?: string;
   tlsKeyFile?: string;
-  trustProxy: boolean;
+  /** Addresses and networks of the TLS-terminating proxies whose X-Forwarded-* are believed (TRUST_PROXY); false: no proxy. */
+  trustProxy: false | string[];
+  /** Host names the server answers for (PUBLIC_URL's, ALLOWED_HOSTS); undefined: any. */
+  allowedHosts?: string[];
   publicUrl?: string;
+  /** Origins whose browser pages may call the API (CORS_ORIGINS); empty: CORS off. */
+  corsOrigins: string[];
+  /** The shortest password accepted for a user (PASSWORD_MIN_LENGTH). */
+  passwordMinLength: number;
   logLevel: string;
   bodyLimit: number;
   dataDir: string;
@@ -22,6 +34,22 @@ export interface Config {
   oauthTokenLifetimeSeconds: number;
   /** SQLite's `synchronous` pragma: FULL makes every acknowledged write survive a power loss. */
   sqliteSynchronous: SqliteSynchronous;
+  /** The event feed's retention and the webhook deliveries. */
+  events: EventSettings;
+  /** How long a client may take, and how many connections it may hold. */
+  clients: ClientLimits;
+  /** Server processes sharing the port; 1 serves from this process alone. */
+  workers: number;
+  /** Where /metrics is served; undefined when neither METRICS_PORT nor METRICS_TOKEN is set. */
+  metrics?: MetricsSettings;
+}
+
+export interface MetricsSettings {
+  /** A plain HTTP administration port serving only /metrics, on `host`. */
+  port?: number;
+  host: string;
+  /** /metrics on the API's port, for requests bearing this token. */
+  token?: string;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -81,6 +109,69 @@ function parsePublicUrl(value: string): string {
   return url.origin;
 }
 
+/** `https://app.example.com, http://localhost:3000` → the origins, each as a browser sends it. */
+function parseCorsOrigins(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        // refused below
+      }
+      if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+        throw new ConfigError(`CORS_ORIGINS must list origins such as https://app.example.com, separated by commas (got "${entry}")`);
+      }
+      return url.origin;
+    });
+}
+
+function parsePasswordMinLength(value: string): number {
+  const length = Number(value);
+  if (!Number.isInteger(length) || length < DEFAULT_PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
+    throw new ConfigError(
+      `PASSWORD_MIN_LENGTH must be a whole number from ${DEFAULT_PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} (got "${value}")`,
+    );
+  }
+  return length;
+}
+
+/** What TRUST_PROXY=true trusts: a proxy on this host or on a private network. */
+const PRIVATE_NETWORKS = ['loopback', 'linklocal', 'uniquelocal'];
+const PROXY_ENTRY = /^(loopback|linklocal|uniquelocal|[0-9a-f:.]+(\/\d{1,3})?)$/i;
+
+/** `true` → private networks; `10.0.0.5, 192.168.0.0/16` → those; unset or false → no proxy. */
+function parseTrustProxy(value: string | undefined): false | string[] {
+  if (value === undefined || /^(|0|false|no|off)$/i.test(value.trim())) return false;
+  if (parseBoolean(value)) return PRIVATE_NETWORKS;
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const invalid = entries.find((entry) => !PROXY_ENTRY.test(entry) || (!entry.includes('loc') && isIP(entry.split('/')[0]!) === 0));
+  if (invalid !== undefined || entries.length === 0) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, or the proxies' addresses or networks such as 10.0.0.5,192.168.0.0/16 (got "${invalid ?? value}")`,
+    );
+  }
+  return entries;
+}
+
+/** PUBLIC_URL's host and ALLOWED_HOSTS (`*`: any host); by default the listen address and this machine's names. */
+function allowedHostsOf(allowedHosts: string | undefined, publicUrl: string | undefined, host: string): string[] | undefined {
+  const listed = (allowedHosts ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  if (listed.includes('*')) return undefined;
+  const fromUrl = publicUrl ? [new URL(publicUrl).hostname.replace(/^\[|\]$/g, '')] : [];
+  if (fromUrl.length > 0 || listed.length > 0) return [...fromUrl, ...listed];
+  return [host, 'localhost', '127.0.0.1', '::1'];
+}
+
 function parseDatabaseUrl(value: string): string {
   try {
     engineOf(value);
@@ -122,6 +213,22 @@ function oauthTokenLifetime(value: string): number {
   return seconds;
 }
 
+/** Timeouts and connection caps; a header timeout longer than the request's would never fire. */
+function clientLimits(get: (name: string) => string | undefined): ClientLimits {
+  const duration = (name: string, fallback: string) => parseDuration(get(name) ?? fallback, name);
+  const count = (name: string, fallback: string) => parsePositiveInteger(get(name) ?? fallback, name);
+  const limits: ClientLimits = {
+    requestTimeoutMs: duration('REQUEST_TIMEOUT', '30s'),
+    headersTimeoutMs: duration('HEADERS_TIMEOUT', '10s'),
+    keepAliveTimeoutMs: duration('KEEP_ALIVE_TIMEOUT', '72s'),
+    tlsHandshakeTimeoutMs: duration('TLS_HANDSHAKE_TIMEOUT', '10s'),
+    maxConnections: count('MAX_CONNECTIONS', '1000'),
+    maxConnectionsPerAddress: count('MAX_CONNECTIONS_PER_ADDRESS', '100'),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT');
+  return limits;
+}
+
 export const DEFAULT_DATA_DIR = './data';
 
 /** Reads the configuration from `env`; `overrides` come from command-line flags, keyed like the variables. */
@@ -142,8 +249,11 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     port: parsePort(get('PORT') ?? '8443', 'PORT'),
     tlsCertFile: certFile,
     tlsKeyFile: keyFile,
-    trustProxy: parseBoolean(get('TRUST_PROXY')),
+    trustProxy: parseTrustProxy(get('TRUST_PROXY')),
     publicUrl: publicUrl ? parsePublicUrl(publicUrl) : undefined,
+    allowedHosts: allowedHostsOf(get('ALLOWED_HOSTS'), publicUrl ? parsePublicUrl(publicUrl) : undefined, get('HOST') ?? '127.0.0.1'),
+    corsOrigins: parseCorsOrigins(get('CORS_ORIGINS') ?? ''),
+    passwordMinLength: parsePasswordMinLength(get('PASSWORD_MIN_LENGTH') ?? String(DEFAULT_PASSWORD_MIN_LENGTH)),
     logLevel: parseLogLevel(get('LOG_LEVEL') ?? 'info'),
     bodyLimit: parseByteSize(get('BODY_LIMIT') ?? '1mb'),
     dataDir,
@@ -156,5 +266,37 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     },
     oauthTokenLifetimeSeconds: oauthTokenLifetime(get('OAUTH_TOKEN_LIFETIME') ?? '1h'),
     sqliteSynchronous: parseSqliteSynchronous(get('SQLITE_SYNCHRONOUS') ?? 'full'),
+    events: {
+      retentionDays: parsePositiveInteger(get('EVENTS_RETENTION_DAYS') ?? String(DEFAULT_RETENTION_DAYS), 'EVENTS_RETENTION_DAYS'),
+      webhooks: {
+        allowInsecureLoopback: parseBoolean(get('WEBHOOKS_ALLOW_INSECURE_LOOPBACK')),
+        retryBaseMs: duration('WEBHOOKS_RETRY_BASE', '30s'),
+        timeoutMs: duration('WEBHOOKS_TIMEOUT', '10s'),
+        pollIntervalMs: duration('WEBHOOKS_POLL_INTERVAL', '1s'),
+      },
+    },
+    clients: clientLimits(get),
+    workers: parsePositiveInteger(get('WORKERS') ?? '1', 'WORKERS'),
+    metrics: metricsOf(get),
+  };
+}
+
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+function metricsOf(get: (name: string) => string | undefined): MetricsSettings | undefined {
+  const port = get('METRICS_PORT');
+  const token = get('METRICS_TOKEN');
+  if (port === undefined && token === undefined) return undefined;
+  if (port !== undefined && Number(get('WORKERS') ?? '1') > 1) {
+    // Every worker would open the administration port; with workers, each answers /metrics on the API's port.
+    throw new ConfigError('METRICS_PORT cannot be combined with WORKERS above 1: use METRICS_TOKEN to read each worker on the API port');
+  }
+  if (token !== undefined && token.length < MIN_METRICS_TOKEN_LENGTH) {
+    throw new ConfigError(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters long`);
+  }
+  return {
+    ...(port !== undefined ? { port: parsePort(port, 'METRICS_PORT') } : {}),
+    host: get('METRICS_HOST') ?? '127.0.0.1',
+    ...(token !== undefined ? { token } : {}),
   };
 }

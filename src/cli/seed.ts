@@ -224,6 +224,7 @@ export async function seed(
             grader_id: null,
             grader_comment: null,
             created_date: createdDate,
+            updated_date: createdDate,
             begin_date: createdDate,
             last_active_date: null,
             end_date: null,

@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import { analyze, migrateToLatest, type DatabaseHandle } from './database.js';
 import { migrations } from './migrations/index.js';
+import { VERSIONS_TABLE } from './migration-versions.js';
 
 /** A copy that must not start (unknown migrations, a target that already holds data). */
 export class CopyRefusedError extends Error {}
@@ -63,6 +64,7 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
       progress?.start([...sourceCounts.values()].reduce((sum, count) => sum + count, 0));
 
       for (const table of tables) await copyTable(reader, writer, table, progress);
+      if (target.engine === 'postgres') await advanceIdentities(writer);
 
       const counts: TableCount[] = [];
       for (const table of tables) {
@@ -115,6 +117,19 @@ async function refuseNonEmpty(db: Kysely<any>, tables: TableShape[]): Promise<vo
   }
 }
 
+/**
+ * Rows were copied with their generated numbers (the events' `seq`): each identity's sequence then
+ * goes on after the largest, as if the rows had been inserted here.
+ */
+async function advanceIdentities(writer: Kysely<any>): Promise<void> {
+  const { rows } = await sql<{ table_name: string; column_name: string }>`
+    select table_name, column_name from information_schema.columns where table_schema = current_schema() and is_identity = 'YES'`.execute(writer);
+  for (const { table_name: table, column_name: column } of rows) {
+    const largest = sql`coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1`;
+    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), ${largest}, false)`.execute(writer);
+  }
+}
+
 async function copyTable(reader: Kysely<any>, writer: Kysely<any>, table: TableShape, progress?: CopyProgress): Promise<void> {
   const columns = table.columns.map((column) => column.name);
   const convert = rowConverter(table);
@@ -160,9 +175,12 @@ async function countRows(db: Kysely<any>, table: string): Promise<number> {
   return Number(row.count); // PostgreSQL counts are bigints, which pg returns as strings
 }
 
-/** Tables, not views. (On PostgreSQL our dialect introspects the connection's own schema only.) */
+/**
+ * Tables, not views, without the record of which version applied each migration: each database keeps its
+ * own. (On PostgreSQL our dialect introspects the connection's own schema only.)
+ */
 async function tablesOf(database: DatabaseHandle, options: { withInternalKyselyTables: boolean }) {
-  return (await database.db.introspection.getTables(options)).filter((table) => !table.isView);
+  return (await database.db.introspection.getTables(options)).filter((table) => !table.isView && table.name !== VERSIONS_TABLE);
 }
 
 async function describeTables(database: DatabaseHandle): Promise<TableShape[]> {

@@ -1,21 +1,28 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, sql, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, sql, type KyselyConfig, type LogEvent, type MigrationResultSet } from 'kysely';
 import type { DatabaseLimits, SqliteSynchronous } from './options.js';
 import { migrations } from './migrations/index.js';
+import { recordMigrationVersion, refuseNewerDatabase } from './migration-versions.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import { lowerCase } from './filters.js';
 import type { Database } from './schema.js';
+import type { PoolCounts } from '../server/metrics.js';
 import { isPostgres } from './locking.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
+import { postgresRevocationWatch, sqliteRevocationWatch, type RevocationWatch } from './token-revocations.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   engine: Engine;
+  /** PostgreSQL's connection pool, for its counts. */
+  pool?: PoolCounts;
+  /** Starts watching for token revocations (on PostgreSQL, a listening connection of its own); closed with the handle. */
+  watchTokenRevocations(): RevocationWatch;
   close(): Promise<void>;
 }
 
@@ -28,6 +35,8 @@ export interface DatabaseOptions {
   limits?: Partial<DatabaseLimits>;
   /** SQLite durability; FULL unless told otherwise. */
   sqliteSynchronous?: SqliteSynchronous;
+  /** Told the duration of every statement, and whether it failed (for metrics). */
+  onQuery?: (durationMs: number, failed: boolean) => void;
   /** Errors of PostgreSQL connections outside any query (see postgres-pool.ts). */
   onConnectionError?: (error: Error) => void;
 }
@@ -74,11 +83,22 @@ function openSqlite(path: string, options: DatabaseOptions): BetterSqlite3.Datab
   return sqlite;
 }
 
+function queryLog({ onQuery }: DatabaseOptions): KyselyConfig['log'] {
+  return onQuery && ((event: LogEvent) => onQuery(event.queryDurationMillis, event.level === 'error'));
+}
+
 export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   const engine = engineOf(url);
+  let watch: RevocationWatch | undefined;
   if (engine === 'sqlite') {
-    const db = new Kysely<Database>({ dialect: createSqliteDialect(openSqlite(url.slice('sqlite:'.length), options)) });
-    return { db, engine, close: () => db.destroy() };
+    const sqlite = openSqlite(url.slice('sqlite:'.length), options);
+    const db = new Kysely<Database>({ dialect: createSqliteDialect(sqlite), log: queryLog(options) });
+    return {
+      db,
+      engine,
+      watchTokenRevocations: () => (watch ??= sqliteRevocationWatch(sqlite)),
+      close: () => db.destroy(),
+    };
   }
   const pool = createPostgresPool({
     url,
@@ -87,8 +107,17 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     limits: options.limits,
     onConnectionError: options.onConnectionError,
   });
-  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
-  return { db, engine, close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log: queryLog(options) });
+  return {
+    db,
+    engine,
+    pool,
+    watchTokenRevocations: () => (watch ??= postgresRevocationWatch(url)),
+    async close() {
+      await watch?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Applies pending migrations; throws with the failing migration's name. */
@@ -98,12 +127,15 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationRe
   const migrationTableSchema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;
+  await refuseNewerDatabase(db, Object.keys(migrations));
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${(result.error as Error).message ?? result.error}`, { cause: result.error });
   }
+  const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  if (applied.length > 0) await recordMigrationVersion(db, applied);
   return result;
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { now } from '../lib/time.js';
 import { isPostgres } from './locking.js';
 import type { Database } from './schema.js';
 
@@ -15,6 +16,7 @@ interface OrderedRow {
   org_id: string;
   id: string;
   order_index: number;
+  updated_date: string;
 }
 
 /**
@@ -57,11 +59,14 @@ export function denseOrder(trx: Transaction<Database>, table: OrderedTable, orgI
     return Number(count); // PostgreSQL counts as bigint, delivered as a string
   }
 
-  /** Adds `delta` to every position from `from` through `to` (inclusive; an open end runs to the list's end). */
+  /**
+   * Adds `delta` to every position from `from` through `to` (inclusive; an open end runs to the list's end).
+   * A row whose position changes has changed: a sync job reading by updatedDate learns its new orderIndex.
+   */
   async function shift(delta: 1 | -1, from: number, to?: number): Promise<void> {
     await db
       .updateTable(table)
-      .set({ order_index: sql<number>`order_index + ${delta}` })
+      .set({ order_index: sql<number>`order_index + ${delta}`, updated_date: now() })
       .where('org_id', '=', orgId)
       .where('order_index', '>=', from)
       .$if(list !== undefined, (q) => q.where(db.dynamic.ref(list!.column), '=', list!.value))
@@ -84,7 +89,7 @@ export function denseOrder(trx: Transaction<Database>, table: OrderedTable, orgI
       if (to === from) return;
       if (to < from) await shift(1, to, from - 1);
       else await shift(-1, from + 1, to);
-      await db.updateTable(table).set({ order_index: to }).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await db.updateTable(table).set({ order_index: to, updated_date: now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
     },
 
     /** Closes the gap a removed row left at `position`. */

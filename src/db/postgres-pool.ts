@@ -1,4 +1,5 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type { PoolCounts } from '../server/metrics.js';
 import pg from 'pg';
 import type { DatabaseLimits } from './options.js';
 import { isBrokenConnection } from './faults.js';
@@ -26,9 +27,10 @@ const UNANSWERED_GRACE_MS = 1000;
  * transaction) as an 'error' of that client, which nothing listens to: either ends the process
  * unless heard. Both are heard here. A connection whose query failed because the connection broke
  * or stopped answering is destroyed on release instead of going back to the pool, where pg would
- * otherwise queue the next statement behind the one that never ends.
+ * otherwise queue the next statement behind the one that never ends. Nothing more is sent on a
+ * broken checkout, so a request's worst wait is one pool wait plus one statement.
  */
-export function createPostgresPool(options: PostgresPoolOptions): PostgresPool {
+export function createPostgresPool(options: PostgresPoolOptions): PostgresPool & PoolCounts {
   const limits = options.limits ?? {};
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -54,6 +56,15 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool {
   return {
     connect: async () => new ResilientClient(await pool.connect()),
     end: () => pool.end(),
+    get totalCount() {
+      return pool.totalCount;
+    },
+    get idleCount() {
+      return pool.idleCount;
+    },
+    get waitingCount() {
+      return pool.waitingCount;
+    },
   };
 }
 
@@ -68,6 +79,9 @@ class ResilientClient implements PostgresPoolClient {
   query<R>(sql: string | PostgresCursor<R>, parameters?: readonly unknown[]): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     // Kysely passes a cursor only when the dialect is given one, and this one is not.
     if (typeof sql !== 'string') throw new Error('Streaming queries are not supported');
+    // The connection is abandoned on release, which rolls back anything open on it server-side; a
+    // statement sent now (the transaction's ROLLBACK) would only wait out another timeout.
+    if (this.#broken) return Promise.reject(this.#broken);
     return this.client.query(sql, parameters as unknown[]).catch((error: unknown) => {
       if (isBrokenConnection(error)) this.#broken = error as Error;
       throw error;

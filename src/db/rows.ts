@@ -9,3 +9,9 @@ export function withBooleans<T extends object>(row: T, columns: readonly (keyof 
   for (const column of columns) read[column] = Boolean(row[column]);
   return read as Row<T>;
 }
+
+/** The entries of `patch` that differ from `row`: a resource written back as it was read changes nothing. */
+export function changedColumns<P extends object>(row: object, patch: P): Partial<P> {
+  const current = row as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(patch).filter(([column, value]) => current[column] !== value)) as Partial<P>;
+}

@@ -1,4 +1,4 @@
-import type { SqlBool } from 'kysely';
+import type { Generated, SqlBool } from 'kysely';
 
 /**
  * Table types as Kysely sees them. Timestamps are `yyyy-mm-ddThh:mm:ssZ` text on both engines.
@@ -73,6 +73,8 @@ export interface OfferingCategoriesTable {
   /** Dense, zero-based position in the organization's list. */
   order_index: number;
   created_date: string;
+  /** Set on creation and on every change, its position in a list included. */
+  updated_date: string;
 }
 
 export interface OfferingsTable {
@@ -92,6 +94,8 @@ export interface OfferingsTable {
   passing_grade: number;
   allow_retake: SqlBool;
   created_date: string;
+  /** Set on creation and on every change, its position in a list included. */
+  updated_date: string;
 }
 
 export interface OfferingCategoryLinksTable {
@@ -114,6 +118,8 @@ export interface RegistrationsTable {
   grader_id: string | null;
   grader_comment: string | null;
   created_date: string;
+  /** Set on creation and on every change, its position in a list included. */
+  updated_date: string;
   begin_date: string;
   last_active_date: string | null;
   end_date: string | null;
@@ -149,6 +155,8 @@ export interface UserfieldCategoriesTable {
   /** Dense, zero-based position among the categories of its type. */
   order_index: number;
   created_date: string;
+  /** Set on creation and on every change, its position in a list included. */
+  updated_date: string;
 }
 
 export interface UserfieldsTable {
@@ -174,6 +182,8 @@ export interface UserfieldsTable {
   /** Made required after creation: users without a value are asked for one at their next login. */
   prompt_missing_values: SqlBool;
   created_date: string;
+  /** Set on creation and on every change, its position in a list included. */
+  updated_date: string;
 }
 
 /** One row per user and field that holds a value. */
@@ -210,6 +220,66 @@ export interface ScimAttributeMappingsTable {
   created_date: string;
 }
 
+/** The outbox: one row per change, written in the change's transaction; kept for the retention period. */
+export interface EventsTable {
+  /** Commit order within an organization (see events/outbox.ts); generated. */
+  seq: Generated<number>;
+  org_id: string;
+  id: string;
+  type: string;
+  created_date: string;
+  /** The resource as the API returns it, as JSON. */
+  data: string;
+}
+
+export interface WebhooksTable {
+  org_id: string;
+  id: string;
+  url: string;
+  description: string | null;
+  /** Event types joined by single spaces. */
+  event_types: string;
+  /** The signing secret, `whsec_...` (see webhooks.service.ts for why it is stored as it is). */
+  secret: string;
+  created_date: string;
+  updated_date: string;
+  /** When the current run of failed attempts began (milliseconds); null after a success. */
+  failing_since: string | null;
+  disabled_date: string | null;
+  disabled_reason: string | null;
+}
+
+export interface WebhookDeliveriesTable {
+  org_id: string;
+  id: string;
+  webhook_id: string;
+  /** The message id (`webhook-id`): the same on every attempt and resend. */
+  event_id: string;
+  event_type: string;
+  /** The body sent, exactly as signed. */
+  payload: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  /** When a worker may claim it next, with milliseconds; null once it succeeded or failed for good. */
+  next_attempt_at: string | null;
+  /** After this moment (milliseconds) a failed attempt is the last one. */
+  give_up_at: string;
+  created_date: string;
+  updated_date: string;
+}
+
+export interface WebhookAttemptsTable {
+  org_id: string;
+  delivery_id: string;
+  attempt: number;
+  attempted_date: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  /** The start of the receiver's answer, cut at a few hundred bytes. */
+  response_body: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
@@ -226,4 +296,8 @@ export interface Database {
   user_agreements: UserAgreementsTable;
   scim_groups: ScimGroupsTable;
   scim_attribute_mappings: ScimAttributeMappingsTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

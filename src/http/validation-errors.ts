@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify';
 import { errors, type ApiError, type FieldErrors } from '../lib/errors.js';
+import { passwordMessage } from '../lib/password-policy.js';
 
 /** `/options/1/name` → `options[1].name` */
 function propertyPath(pointer: string, child?: string): string {
@@ -45,10 +46,13 @@ export function describeValidation(validation: FastifySchemaValidationError[], c
       continue;
     } else {
       path = propertyPath(error.instancePath);
+      const schema = error.parentSchema as { errorMessage?: string; format?: string } | undefined;
       message =
         context === 'querystring' && Array.isArray(error.data)
           ? REPEATED_PARAMETER
-          : ((error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage ?? error.message ?? 'invalid value');
+          : schema?.format === 'password'
+            ? passwordMessage()
+            : (schema?.errorMessage ?? error.message ?? 'invalid value');
     }
     if (!fieldErrors.has(path)) fieldErrors.set(path, message);
   }

@@ -109,6 +109,11 @@ export function parseTimestamp(input: string): string | undefined {
   return period && format(period.startMs);
 }
 
+/** The range of an optional, already validated filter parameter. */
+export function dateRangeOf(filter: string | undefined): DateRange | undefined {
+  return filter === undefined ? undefined : parseDateFilter(filter);
+}
+
 /** Parses a date filter; returns undefined when the input is invalid. */
 export function parseDateFilter(input: string): DateRange | undefined {
   const parts = input.split('/');

@@ -62,14 +62,19 @@ export const errors = {
     );
   },
   httpsRequired: () => new ApiError(403, { errors: ['HTTPS is required'] }),
+  unknownHost: () => errors.badRequest('The Host header names a host this server does not serve'),
   notHttp: () => errors.badRequest('The request is not valid HTTP'),
   requestTimeout: () => new ApiError(408, { errors: ['The request did not arrive in time'] }),
+  missingHost: () => errors.badRequest('An HTTP/1.1 request must carry a Host header'),
+  expectationFailed: () => new ApiError(417, { errors: ['The only expectation supported is Expect: 100-continue'] }),
   headersTooLarge: () => new ApiError(431, { errors: ['The request headers are too large'] }),
   methodNotAllowed: (method: string, allow: string[]) =>
     new ApiError(405, { errors: [`Method ${method} is not allowed here; allowed: ${allow.join(', ')}`] }, { Allow: allow.join(', ') }),
   notAcceptable: () => new ApiError(406, { errors: ['This API only produces application/json; the Accept header excludes it'] }),
   payloadTooLarge: (limit: number) => new ApiError(413, { errors: [`The request body exceeds the limit of ${limit} bytes`] }),
   unsupportedMediaType: () => new ApiError(415, { errors: ['A request body must be sent with Content-Type: application/json'] }),
+  unsupportedContentEncoding: () =>
+    new ApiError(415, { errors: ['A request body must be sent without Content-Encoding: compressed bodies are not supported'] }),
   tooManyRequests: (retryAfterSeconds: number) => new ApiError(429, { errors: ['Too many requests'] }, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => new ApiError(500, { errors: ['Internal server error'] }),
   databaseUnavailable: () =>

@@ -48,3 +48,15 @@ export function withoutValidatorAnnotations<T>(value: T): T {
       .map(([key, inner]) => [key, withoutValidatorAnnotations(inner)]),
   ) as T;
 }
+
+/**
+ * The example a reader sees (and the docs page pre-fills) for an operation's request body: one the
+ * server accepts, where a sample made from the schema's patterns would be refused or look wrong.
+ */
+export function requestExample(path: string, method: string, example: unknown): DocumentRewrite {
+  return (document) => {
+    const media = document.paths?.[path]?.[method]?.requestBody?.content?.['application/json'];
+    if (media) media.example = example;
+    return document;
+  };
+}

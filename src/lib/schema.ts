@@ -40,6 +40,9 @@ export const IdParams = Type.Object({ id: Type.String() });
 export const Timestamp = (description: string) =>
   Type.String({ description: `${description}, UTC yyyy-mm-ddThh:mm:ssZ`, examples: ['2013-10-23T00:48:50Z'] });
 
+/** Beyond v5: when a resource last changed, for "what changed since" queries. */
+export const UpdatedTimestamp = () => Timestamp('Beyond v5. Set on creation and on every change (a change of its position in a list included)');
+
 export const DateFilter = (description: string) =>
   Type.Optional(
     Type.String({
@@ -49,6 +52,9 @@ export const DateFilter = (description: string) =>
     }),
   );
 
+/** Beyond v5: the `updatedDate` filter of every collection, in the forms of `createdDate`. */
+export const UpdatedDateFilter = () => DateFilter('Beyond v5. Date of the last change');
+
 /** A list filter matching a case-insensitive substring of a text (see `containsText` in db/filters.ts). */
 export const SubstringFilter = () => Type.Optional(Type.String({ description: 'Substring, case-insensitive' }));
 
@@ -56,7 +62,8 @@ export const NOT_FOUND_RESPONSE = Type.Object({ errors: Type.Array(Type.String()
 export const ERROR_RESPONSE = Type.Object(
   {
     message: Type.Optional(Type.String()),
-    fieldErrors: Type.Optional(Type.Record(Type.String(), Type.String())),
+    // Not Type.Record: its key pattern `^(.*)$` misses names with a line break, and the serializer would drop them.
+    fieldErrors: Type.Optional(Type.Unsafe<Record<string, string>>(Type.Object({}, { additionalProperties: Type.String() }))),
     errors: Type.Optional(Type.Array(Type.String())),
   },
   { description: 'Validation failure' },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../lib/errors.js';
 import type { Authenticator, Caller } from '../auth/caller.js';
-import { isApiPath, isScimPath, routedPath } from './protocol.js';
+import { isApiPath, isScimPath, isUnrouted, routedPath } from './protocol.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,7 +22,7 @@ const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
   app.decorateRequest('caller', null as unknown as Caller);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const path = routedPath(request);
     const scim = isScimPath(path);
     if ((!scim && !isApiPath(path)) || PUBLIC_PATHS.has(path.replace(/\/$/, ''))) return;
@@ -31,7 +31,11 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
     const bearer = BEARER.exec(header);
     if (!bearer) throw errors.invalidToken('The Authorization header must be "Bearer <token>"');
     request.caller = await authenticator.authenticate(bearer[1]!);
-    if (request.is404) return;
+    // The audit trail: every later line of the request, a write's completion among them, names who made
+    // it, by ids only (the secret itself is never kept past this point).
+    const { orgId, tokenId, clientId } = request.caller;
+    request.log = reply.log = request.log.child(clientId ? { orgId, tokenId, clientId } : { orgId, tokenId });
+    if (isUnrouted(request)) return;
     const { scopes } = request.caller;
     if (scim) {
       if (!scopes.includes('scim')) throw errors.insufficientScope('scim');

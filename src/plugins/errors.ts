@@ -1,10 +1,14 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/faults.js';
 import { newId } from '../lib/ids.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { validationError } from '../http/validation-errors.js';
+import { toScimError } from '../scim/scim-errors.js';
+import { isScimPath } from './protocol.js';
+import { requestIdOf } from './request-id.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.statusCode).headers(error.headers).send(error.body);
@@ -47,16 +51,47 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
 /**
  * Refusals Fastify gives before any hook runs (an address with a malformed percent-encoding), in the
- * v5 shape and with a request id like every other response.
+ * v5 shape (SCIM's under /scim/v2) and with a request id like every other response.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Request-Id', request.id);
   if (error.code === 'FST_ERR_BAD_URL') {
-    sendError(reply, errors.badRequest('The address is malformed: it holds an invalid percent-encoding'));
+    const refusal = errors.badRequest('The address is malformed: it holds an invalid percent-encoding');
+    sendError(reply, isScimPath(request.url.split('?', 1)[0]!) ? toScimError(refusal) : refusal);
     return;
   }
   request.log.error({ err: error }, 'unhandled error');
   sendError(reply, errors.internal());
+}
+
+/** Sockets already answered: the parser may report further errors for what follows the first. */
+const answered = new WeakSet<Socket>();
+/** How long a refused client has to read its answer before its connection is cut. */
+const CLOSING_LINGER_MS = 2000;
+
+/** Headers of a refusal answered outside Fastify, after which the connection is closed. */
+function rawHeaders(refusal: ApiError, body: string, requestId: string): Record<string, string | number> {
+  return {
+    ...refusal.headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  };
+}
+
+/** A refusal on a response Node made before any route could see the request. */
+export function answerOnResponse(response: ServerResponse, refusal: ApiError, requestId: string): void {
+  const body = JSON.stringify(refusal.body);
+  response.writeHead(refusal.statusCode, rawHeaders(refusal, body, requestId));
+  response.end(body);
+}
+
+/** A refusal written straight on the connection, for requests Node's HTTP parser never hands on. */
+function onSocket(refusal: ApiError, requestId: string): string {
+  const body = JSON.stringify(refusal.body);
+  const headers = Object.entries(rawHeaders(refusal, body, requestId)).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n${headers.join('')}\r\n${body}`;
 }
 
 /**
@@ -65,20 +100,38 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
  * socket, in the v5 shape and with a request id like every other response, and the connection closed.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
-    const refusal =
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? errors.requestTimeout()
-        : error.code === 'HPE_HEADER_OVERFLOW'
-          ? errors.headersTooLarge()
-          : errors.notHttp();
-    const body = JSON.stringify(refusal.body);
-    socket.write(
-      `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${newId()}\r\nConnection: close\r\n\r\n${body}`,
-    );
+  if (answered.has(socket)) return;
+  answered.add(socket);
+  // A response already under way (a refusal sent before its body arrived) cannot be followed by another.
+  const responding = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent;
+  if (error.code === 'ECONNRESET' || !socket.writable || responding) {
+    socket.destroy();
+    return;
   }
-  socket.destroy(error);
+  const refusal =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? errors.requestTimeout()
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? errors.headersTooLarge()
+        : errors.notHttp();
+  // Ended, not destroyed: a destroyed TLS socket may drop the answer still being written.
+  socket.end(onSocket(refusal, newId()));
+  socket.setTimeout(CLOSING_LINGER_MS, () => socket.destroy());
+}
+
+/** Every method some route answers: what a CONNECT is told to use instead. */
+const ROUTED_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+
+/**
+ * The two requests Node's HTTP server answers itself unless told otherwise, with a bare 417 or a
+ * reset: an `Expect` other than `100-continue`, and `CONNECT` (this is no proxy).
+ */
+export function answerNodeRefusals(server: HttpServer): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    answerOnResponse(response, errors.expectationFailed(), requestIdOf(request));
+  });
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.end(onSocket(errors.methodNotAllowed('CONNECT', ROUTED_METHODS), requestIdOf(request)));
+  });
 }

@@ -1,14 +1,68 @@
 import type { FastifyRequest } from 'fastify';
+import { SECRET_IN_TEXT } from '../auth/secrets.js';
 
-/** Query values that must never reach a log line. */
-const SECRET_QUERY = /([?&](?:access_token|token|password)=)[^&]*/gi;
+const REDACTED = '[redacted]';
 
-/** Request log fields without headers (no Authorization) and with secret query values masked. */
+/** Query parameter names that announce a secret, whatever their case, separators or percent-encoding. */
+const SECRET_NAME = /token|secret|passw|pwd|apikey|api_key|api-key|auth|credential|session|signature/i;
+
+/** Anything in a text that looks like one of our secrets (tpa_, tpo_, tpcs_ and their 256 random bits). */
+function holdsSecret(text: string): boolean {
+  return text.search(SECRET_IN_TEXT) !== -1;
+}
+
+/** Percent-decoded as often as it stays decodable (a secret may be encoded twice); the raw text when it is malformed. */
+function decoded(text: string): string {
+  let current = text;
+  for (let round = 0; round < 3; round += 1) {
+    try {
+      const next = decodeURIComponent(current.replace(/\+/g, ' '));
+      if (next === current) break;
+      current = next;
+    } catch {
+      break;
+    }
+  }
+  return current;
+}
+
+function maskedPath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (holdsSecret(decoded(segment)) ? REDACTED : segment))
+    .join('/');
+}
+
+function maskedQuery(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals === -1 ? pair : pair.slice(0, equals);
+      const value = equals === -1 ? '' : pair.slice(equals + 1);
+      if (holdsSecret(decoded(name))) return REDACTED;
+      return SECRET_NAME.test(decoded(name)) || holdsSecret(decoded(value)) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+}
+
+/**
+ * A URL fit for the log: the values of secret-named query parameters (names compared decoded, so
+ * `%61ccess_token` is `access_token`), and every path segment or query part that holds something
+ * shaped like one of our secrets, masked.
+ */
+export function loggableUrl(url: string): string {
+  const question = url.indexOf('?');
+  if (question === -1) return maskedPath(url);
+  return `${maskedPath(url.slice(0, question))}?${maskedQuery(url.slice(question + 1))}`;
+}
+
+/** Request log fields without headers (no Authorization) and with secrets in the URL masked. */
 export const logSerializers = {
   req(request: FastifyRequest) {
     return {
       method: request.method,
-      url: request.url.replace(SECRET_QUERY, '$1[redacted]'),
+      url: loggableUrl(request.url),
       remoteAddress: request.ip,
     };
   },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors, type ApiError } from '../lib/errors.js';
 import { sendError } from './errors.js';
-import { routedPath } from './protocol.js';
+import { isUnrouted, routedPath } from './protocol.js';
 
 interface RoutePattern {
   pattern: RegExp;
@@ -43,7 +43,7 @@ export function registerNotFound(app: FastifyInstance): void {
   }
 
   app.addHook('onRequest', async (request) => {
-    if (request.is404) throw addressError(request);
+    if (isUnrouted(request)) throw addressError(request);
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, addressError(request)));
 }

@@ -3,9 +3,31 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
 import { TOKEN_PATH } from '../oauth/oauth.routes.js';
+import { documentProtocol } from '../http/openapi-protocol.js';
 import { referenceComponents, withoutValidatorAnnotations, type DocumentRewrite, type OpenApiDocument } from '../lib/openapi.js';
 
 const API_BASE = '/api/v5';
+
+/**
+ * The /docs page's Content Security Policy: its own scripts, styles and the logo (a data: URL), and
+ * requests to this server only. Swagger UI draws its default logo, an SVG with an inline style, for a
+ * moment before the page puts ours in its place: that one style is allowed by its hash. A browser
+ * test (test/http/security-headers.test.ts) renders the page and fails on any violation.
+ */
+const DOCS_POLICY = {
+  'default-src': "'self'",
+  'base-uri': "'self'",
+  'connect-src': "'self'",
+  'font-src': "'self' data:",
+  'form-action': "'self'",
+  'frame-ancestors': "'none'",
+  'img-src': "'self' data:",
+  'object-src': "'none'",
+  'script-src': "'self'",
+  'script-src-attr': "'none'",
+  'style-src': "'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+  'upgrade-insecure-requests': '',
+};
 
 /** Paths outside the API's base path (the OAuth endpoints) are served from the server's root. */
 function servedFromRoot(document: OpenApiDocument, paths: ReadonlySet<string>): OpenApiDocument {
@@ -27,7 +49,14 @@ export async function registerOpenApi(app: FastifyInstance, rewrites: readonly D
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Training Platform REST API', version: '5', description: 'training-api: the v5 API, self-hosted.' },
+      info: {
+        title: 'Training Platform REST API',
+        version: '5',
+        description:
+          'training-api: the v5 API, self-hosted. An address asked with a method it does not accept answers 405 ' +
+          '(with `Allow` and an `Errors` body); an unknown address 404.',
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
       servers: [{ url: API_BASE }],
       components: {
         securitySchemes: {
@@ -52,10 +81,11 @@ export async function registerOpenApi(app: FastifyInstance, rewrites: readonly D
     },
     transformObject: (document) => {
       const referenced = referenceComponents(servedFromRoot((document as { openapiObject: OpenApiDocument }).openapiObject, outsideApi));
-      return withoutValidatorAnnotations(rewrites.reduce((rewritten, rewrite) => rewrite(rewritten), referenced)) as object;
+      const rewritten = rewrites.reduce((current, rewrite) => rewrite(current), referenced);
+      return withoutValidatorAnnotations(documentProtocol(rewritten, outsideApi)) as object;
     },
     // Schemas with an $id (User, ...) become named components instead of def-0, def-1.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_POLICY });
 }

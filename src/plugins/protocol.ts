@@ -1,5 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import { validationError } from '../http/validation-errors.js';
 import { ApiError, errors } from '../lib/errors.js';
+import { textErrors } from './validation.js';
 
 const JSON_RANGES = new Set(['*/*', 'application/*', 'application/json']);
 
@@ -32,12 +34,17 @@ export function isScimPath(path: string): boolean {
   return SCIM_PATH.test(path);
 }
 
+/** No route of ours matched: Fastify's 404, or the catch-all OPTIONS route of CORS (plugins/cors.ts), which only answers preflights. */
+export function isUnrouted(request: FastifyRequest): boolean {
+  return request.is404 || !request.routeOptions.url || request.routeOptions.url === '*';
+}
+
 /**
  * The path the router sees: the matched route's pattern, or for an unmatched address the
  * percent-decoded path, so an encoded prefix (`/api/%765/users`) cannot slip past a check on it.
  */
 export function routedPath(request: FastifyRequest): string {
-  if (!request.is404 && request.routeOptions.url) return request.routeOptions.url;
+  if (!isUnrouted(request)) return request.routeOptions.url!;
   const raw = request.url.split('?', 1)[0]!;
   try {
     return decodeURI(raw);
@@ -59,13 +66,18 @@ export function isOAuthPath(path: string): boolean {
 }
 
 /**
- * Protocol rules that apply before any handler: X-Request-Id on every response, HTTPS behind a
- * proxy, and Accept negotiation (after routing, so an unknown address is still a 404 first).
+ * Protocol rules that apply before any handler: X-Request-Id on every response, a Host on every
+ * HTTP/1.1 request (RFC 9112 §3.2), HTTPS behind a proxy, and Accept negotiation (after routing, so
+ * an unknown address is still a 404 first).
  */
 export function registerProtocol(app: FastifyInstance, options: { trustProxy: boolean }): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (options.trustProxy && request.headers['x-forwarded-proto'] !== 'https' && !isProbePath(routedPath(request))) {
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      reply.header('Connection', 'close');
+      throw errors.missingHost();
+    }
+    if (options.trustProxy && request.protocol !== 'https' && !isProbePath(routedPath(request))) {
       throw errors.httpsRequired();
     }
   });
@@ -74,7 +86,7 @@ export function registerProtocol(app: FastifyInstance, options: { trustProxy: bo
 /** Only the API is JSON-only; the /docs page is for browsers. */
 export function registerAcceptCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!request.is404 && isApiPath(routedPath(request)) && !acceptsJson(request.headers.accept)) throw errors.notAcceptable();
+    if (!isUnrouted(request) && isApiPath(routedPath(request)) && !acceptsJson(request.headers.accept)) throw errors.notAcceptable();
   });
 }
 
@@ -95,10 +107,36 @@ export function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** A JSON body, with forbidden keys refused; an empty body is no body. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const INVALID_UTF8 = 'The request body is not valid UTF-8';
+/** What invalid UTF-8 decodes to when it is replaced instead of refused. */
+const REPLACEMENT = '\uFFFD';
+
+/**
+ * The 400 for a body that is not UTF-8, naming the texts that hold the invalid bytes where they
+ * are in texts (a body that also sends U+FFFD itself may get that text named as well).
+ */
+function invalidUtf8(bytes: Buffer): ApiError {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return errors.badRequest(INVALID_UTF8);
+  }
+  const found = textErrors(parsed, (text) => (text.includes(REPLACEMENT) ? 'must be valid UTF-8' : undefined));
+  return found.length > 0 ? validationError(found as FastifySchemaValidationError[], 'body') : errors.badRequest(INVALID_UTF8);
+}
+
+/** A JSON body in UTF-8, with forbidden keys refused; an empty body is no body. */
 export function parseJsonBody(_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void): void {
-  const text = body as string;
-  if (text === '') return done(null, undefined);
+  const bytes = body as Buffer;
+  if (bytes.length === 0) return done(null, undefined);
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return done(invalidUtf8(bytes), undefined);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text, MAY_HOLD_FORBIDDEN_KEY.test(text) ? rejectForbiddenKeys : undefined);
@@ -108,6 +146,12 @@ export function parseJsonBody(_request: FastifyRequest, body: string | Buffer, d
   done(null, parsed);
 }
 
+/** Bodies are sent as they are: a compressed one would otherwise be read as text. */
+function refuseContentEncoding(request: FastifyRequest): void {
+  const encoding = request.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity' && hasBody(request)) throw errors.unsupportedContentEncoding();
+}
+
 /**
  * Bodies are JSON and nothing else (Fastify would also parse text/plain). A request without a body
  * (a DELETE sent with some content type) is simply bodiless, whatever its Content-Type. The JSON
@@ -115,7 +159,8 @@ export function parseJsonBody(_request: FastifyRequest, body: string | Buffer, d
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+  app.addHook('preParsing', async (request) => refuseContentEncoding(request));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody);
   app.addContentTypeParser('*', (request, _payload, done) => {
     done(hasBody(request) ? errors.unsupportedMediaType() : null, undefined);
   });

@@ -1,14 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { SECRET_IN_TEXT } from '../auth/secrets.js';
 import { newId } from '../lib/ids.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** A client's own X-Request-Id is kept when it is safe to echo and to log; otherwise a new one is made. */
+/** A client's own X-Request-Id is kept when it is safe to echo and to log (a pasted token is not); otherwise a new one is made. */
 export function requestIdOf(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
-  return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : newId();
+  return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) && given.search(SECRET_IN_TEXT) === -1 ? given : newId();
 }
 
 const requestContext = new AsyncLocalStorage<string>();

@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { validationError } from '../http/validation-errors.js';
 import { parseDateFilter } from '../lib/date-filter.js';
+import { isAcceptablePassword } from '../lib/password-policy.js';
 
 function createAjv(options: Options): Ajv {
   const ajv = new Ajv({
@@ -15,6 +16,7 @@ function createAjv(options: Options): Ajv {
   });
   ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
   ajv.addFormat('date-filter', (value: string) => parseDateFilter(value) !== undefined);
+  ajv.addFormat('password', isAcceptablePassword);
   ajv.addFormat('uri', () => true);
   return ajv;
 }
@@ -36,18 +38,18 @@ function unstorable(text: string): string | undefined {
 }
 
 /**
- * The texts in `data` that cannot be stored, as validator errors at their JSON pointers, except under
- * the top-level properties in `ignored`. Walked with a queue, not recursion: a body may nest deeper
- * than the call stack.
+ * The texts in `data` that `problem` finds fault with, as validator errors at their JSON pointers,
+ * except under the top-level properties in `ignored`. Walked with a queue, not recursion: a body may
+ * nest deeper than the call stack.
  */
-function unstorableTexts(data: unknown, ignored: ReadonlySet<string>): ErrorObject[] {
+export function textErrors(data: unknown, problem: (text: string) => string | undefined, ignored: ReadonlySet<string> = new Set()): ErrorObject[] {
   const found: ErrorObject[] = [];
   const queue: [unknown, string][] = [[data, '']];
   for (let next = 0; next < queue.length; next++) {
     const [value, pointer] = queue[next]!;
     if (typeof value === 'string') {
-      const message = unstorable(value);
-      if (message) found.push({ instancePath: pointer, keyword: 'unstorable', schemaPath: '#', params: {}, message });
+      const message = problem(value);
+      if (message) found.push({ instancePath: pointer, keyword: 'text', schemaPath: '#', params: {}, message });
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
         if (pointer === '' && ignored.has(key)) continue;
@@ -71,9 +73,9 @@ function readOnlyProperties(schema: unknown): Set<string> {
 function refusingUnstorableText(validate: ValidateFunction, ignored: ReadonlySet<string>): ValidateFunction {
   const refusing = ((data: unknown) => {
     const valid = validate(data);
-    const textErrors = unstorableTexts(data, ignored);
-    refusing.errors = textErrors.length > 0 ? [...(validate.errors ?? []), ...textErrors] : validate.errors;
-    return valid && textErrors.length === 0;
+    const unstorableTexts = textErrors(data, unstorable, ignored);
+    refusing.errors = unstorableTexts.length > 0 ? [...(validate.errors ?? []), ...unstorableTexts] : validate.errors;
+    return valid && unstorableTexts.length === 0;
   }) as ValidateFunction;
   return refusing;
 }

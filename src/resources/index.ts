@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { AddressPolicy } from '../events/address-policy.js';
 import type { ApiInstance, ResourceRoutes } from '../http/api-instance.js';
-import type { DocumentRewrite } from '../lib/openapi.js';
+import { requestExample, type DocumentRewrite } from '../lib/openapi.js';
 import { agreementsRoutes } from './agreements/agreements.routes.js';
 import { agreementsService } from './agreements/agreements.service.js';
 import { offeringCategoriesRoutes } from './offering-categories/offering-categories.routes.js';
@@ -19,20 +20,33 @@ import { userfieldsRoutes } from './userfields/userfields.routes.js';
 import { userfieldsService } from './userfields/userfields.service.js';
 import { usersRoutes } from './users/users.routes.js';
 import { usersService } from './users/users.service.js';
+import { eventsRoutes } from './events/events.routes.js';
+import { eventsService } from './events/events.service.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { webhooksService } from './webhooks/webhooks.service.js';
 import { attributeMappingsRoutes } from '../scim/mappings/attribute-mappings.routes.js';
 import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 
+/** What services need of the configuration. */
+export interface ResourceSettings {
+  webhooks: AddressPolicy;
+}
+
 export interface Resource {
   /** The resource's routes with their service over `db`, ready to register under each base path. */
-  routes(db: Kysely<Database>): (api: ApiInstance) => Promise<void>;
+  routes(db: Kysely<Database>, settings: ResourceSettings): (api: ApiInstance) => Promise<void>;
   /** The resource's own change to the generated OpenAPI document, if any. */
   openApi?: DocumentRewrite;
 }
 
-function resource<S>(createService: (db: Kysely<Database>) => S, routes: ResourceRoutes<S>, openApi?: DocumentRewrite): Resource {
+function resource<S>(
+  createService: (db: Kysely<Database>, settings: ResourceSettings) => S,
+  routes: ResourceRoutes<S>,
+  openApi?: DocumentRewrite,
+): Resource {
   return {
-    routes(db) {
-      const service = createService(db);
+    routes(db, settings) {
+      const service = createService(db, settings);
       return async (api) => {
         await api.register(routes, { service });
       };
@@ -43,13 +57,21 @@ function resource<S>(createService: (db: Kysely<Database>) => S, routes: Resourc
 
 /** Every resource of the API, in the order of the OpenAPI document. A new resource is a folder and one line here. */
 export const resources: readonly Resource[] = [
-  resource(usersService, usersRoutes),
+  resource(
+    usersService,
+    usersRoutes,
+    requestExample('/users', 'post', { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe', locale: 'en-US' }),
+  ),
   resource(userfieldCategoriesService, userfieldCategoriesRoutes),
-  resource(userfieldsService, userfieldsRoutes, describeUserfieldTypes),
+  resource(userfieldsService, userfieldsRoutes, (document) =>
+    requestExample('/userfields', 'post', { type: 'text', name: 'Employee number', categoryName: 'Employment' })(describeUserfieldTypes(document)),
+  ),
   resource(userfieldValuesService, userfieldValuesRoutes),
   resource(offeringCategoriesService, offeringCategoriesRoutes),
   resource(offeringsService, offeringsRoutes),
   resource(registrationsService, registrationsRoutes),
   resource(agreementsService, agreementsRoutes),
   resource(attributeMappingsService, attributeMappingsRoutes),
+  resource(eventsService, eventsRoutes),
+  resource((db, settings) => webhooksService(db, settings.webhooks), webhooksRoutes),
 ];

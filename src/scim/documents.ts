@@ -103,6 +103,15 @@ function always(schema: ResourceSchema, name: string): boolean {
 }
 
 /**
+ * `attributes`/`excludedAttributes` checked now and applied later: a write refuses an unknown
+ * attribute before it writes anything, not after.
+ */
+export function projection(schema: ResourceSchema, attributes?: string, excluded?: string): (document: ScimDocument) => ScimDocument {
+  for (const list of [attributes, excluded]) if (list !== undefined && list.trim() !== '') parseList(list, schema);
+  return (document) => projectDocument(document, schema, attributes, excluded);
+}
+
+/**
  * Applies `attributes` (only these, plus those always returned) or `excludedAttributes` (all but
  * these) to a resource (RFC 7644 §3.4.2.5).
  */

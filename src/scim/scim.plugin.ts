@@ -38,7 +38,7 @@ function sendScimError(request: FastifyRequest, reply: FastifyReply, error: Fast
  * (unknown ones ignored, as identity providers add their own).
  */
 export const scimPlugin: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
-  app.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, parseJsonBody);
+  app.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'buffer' }, parseJsonBody);
   app.setErrorHandler((error: FastifyError, request, reply) => sendScimError(request, reply, error));
   app.setNotFoundHandler((_request, reply) => sendError(reply, render(errors.noSuchAddress())));
 

@@ -1,7 +1,11 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { errors } from '../lib/errors.js';
+import { answerClientError, answerOnResponse } from '../plugins/errors.js';
+import { addressKey } from '../plugins/rate-limit.js';
 import { requestIdOf } from '../plugins/request-id.js';
+import type { ClientLimits } from './client-limits.js';
 
 export interface RunningServer {
   port: number;
@@ -11,16 +15,20 @@ export interface RunningServer {
 export interface ListenOptions {
   host: string;
   port: number;
+  /** Connection caps and the TLS handshake timeout; without them, only Node's defaults apply. */
+  limits?: ClientLimits;
 }
 
 /** First byte of every TLS record carrying a handshake message (ClientHello included). */
 const TLS_HANDSHAKE = 0x16;
-/** A client that connects but sends nothing is dropped after this long. */
-const FIRST_BYTE_TIMEOUT_MS = 10_000;
-const PLAIN_HTTP_TIMEOUT_MS = 10_000;
+/** Without limits: a client that connects but sends nothing is dropped after this long. */
+const DEFAULT_SILENCE_TIMEOUT_MS = 10_000;
 /** How long shutdown waits for requests already being handled. */
 const DRAIN_TIMEOUT_MS = 10_000;
-const HTTPS_REQUIRED_BODY = '{"errors":["HTTPS is required"]}';
+/** A connection over a cap is closed at once; what its client still sends is read and dropped for this long. */
+const REFUSED_LINGER_MS = 1000;
+/** One warning per this many refused connections, so a flood does not flood the log too. */
+const REFUSALS_PER_WARNING = 1000;
 
 /**
  * Accepts connections for an app created with `https: { key, cert }` and routes each one by
@@ -32,15 +40,18 @@ export async function listenTls(app: FastifyInstance, options: ListenOptions): P
   await app.ready();
   const tlsServer = app.server;
   const inFlight = trackRequests(tlsServer);
-  const plainServer = createHttpsRequiredServer();
+  const silenceTimeoutMs = options.limits?.tlsHandshakeTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS;
+  const plainServer = createHttpsRequiredServer(silenceTimeoutMs);
   const sockets = new Set<net.Socket>();
+  const admit = connectionCaps(app, options.limits);
 
   const netServer = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
     // Resets and aborted handshakes must never become uncaught exceptions.
     socket.on('error', () => socket.destroy());
-    routeByFirstByte(socket, tlsServer, plainServer);
+    if (!admit(socket)) return;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    routeByFirstByte(socket, tlsServer, plainServer, silenceTimeoutMs);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -77,12 +88,49 @@ export async function listenTls(app: FastifyInstance, options: ListenOptions): P
 /** For TRUST_PROXY mode: TLS is terminated by a reverse proxy, the app listens in plain HTTP. */
 export async function listenPlain(app: FastifyInstance, options: ListenOptions): Promise<RunningServer> {
   await app.listen({ host: options.host, port: options.port });
+  // Behind a proxy every connection comes from the proxy: only the total is capped.
+  if (options.limits) app.server.maxConnections = options.limits.maxConnections;
   const port = (app.server.address() as net.AddressInfo).port;
   return { port, close: () => app.close() };
 }
 
-function routeByFirstByte(socket: net.Socket, tlsServer: net.Server, plainServer: http.Server): void {
-  socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+/**
+ * Admits a new connection, or closes it politely (a FIN, never a reset) when the server or its
+ * client's address already holds as many as allowed.
+ */
+function connectionCaps(app: FastifyInstance, limits: ClientLimits | undefined): (socket: net.Socket) => boolean {
+  if (!limits) return () => true;
+  const perAddress = new Map<string, number>();
+  let total = 0;
+  let refused = 0;
+  return (socket) => {
+    const address = addressKey(socket.remoteAddress ?? '');
+    const fromAddress = perAddress.get(address) ?? 0;
+    if (total >= limits.maxConnections || fromAddress >= limits.maxConnectionsPerAddress) {
+      if (refused % REFUSALS_PER_WARNING === 0) {
+        const cap = total >= limits.maxConnections ? 'MAX_CONNECTIONS' : 'MAX_CONNECTIONS_PER_ADDRESS';
+        app.log.warn({ address, refusedSoFar: refused + 1, cap }, 'connection refused: too many connections');
+      }
+      refused += 1;
+      socket.resume();
+      socket.end();
+      socket.setTimeout(REFUSED_LINGER_MS, () => socket.destroy());
+      return false;
+    }
+    total += 1;
+    perAddress.set(address, fromAddress + 1);
+    socket.once('close', () => {
+      total -= 1;
+      const left = perAddress.get(address)! - 1;
+      if (left === 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
+    return true;
+  };
+}
+
+function routeByFirstByte(socket: net.Socket, tlsServer: net.Server, plainServer: http.Server, silenceTimeoutMs: number): void {
+  socket.setTimeout(silenceTimeoutMs, () => socket.destroy());
 
   const onReadable = (): void => {
     const chunk = socket.read(1) as Buffer | null;
@@ -98,19 +146,15 @@ function routeByFirstByte(socket: net.Socket, tlsServer: net.Server, plainServer
   socket.on('readable', onReadable);
 }
 
-function createHttpsRequiredServer(): http.Server {
+/** Plain HTTP on the TLS port: a 403, and anything that is not even HTTP a 400, both in the v5 shape. */
+function createHttpsRequiredServer(timeoutMs: number): http.Server {
   const server = http.createServer((req, res) => {
-    res.writeHead(403, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(HTTPS_REQUIRED_BODY),
-      'X-Request-Id': requestIdOf(req),
-      Connection: 'close',
-    });
-    res.end(HTTPS_REQUIRED_BODY);
+    answerOnResponse(res, errors.httpsRequired(), requestIdOf(req));
     // The body is irrelevant; drain it so a large upload does not stall the response.
     req.resume();
   });
-  server.timeout = PLAIN_HTTP_TIMEOUT_MS;
+  server.on('clientError', answerClientError);
+  server.timeout = timeoutMs;
   return server;
 }
 

@@ -86,3 +86,21 @@ async function readPem(file: string, setting: string): Promise<string> {
     throw new ConfigError(`Cannot read ${setting} "${file}": ${(err as Error).message}`, { cause: err });
   }
 }
+
+/**
+ * Mozilla's "intermediate" profile: TLS 1.3, and TLS 1.2 with ECDHE key exchange and AEAD ciphers
+ * only (AES-GCM, ChaCha20-Poly1305); no CBC, SHA-1, CCM or ARIA suites. The client picks among them.
+ */
+export const TLS_PROFILE = {
+  minVersion: 'TLSv1.2',
+  ciphers: [
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+  ecdhCurve: 'X25519:prime256v1:secp384r1',
+  honorCipherOrder: false,
+} as const;

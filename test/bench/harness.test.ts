@@ -18,7 +18,7 @@ describe('benchmark harness', () => {
     const full = parseOptions([], {}, '/out');
     assert.deepEqual([full.engines, full.rounds, full.seconds, full.connections, full.scale, full.references], [['sqlite'], 5, 4, 50, true, true]);
     const quick = parseOptions(['--quick'], { BENCH_POSTGRES_URL: 'postgres://localhost/bench' }, '/out');
-    assert.deepEqual([quick.engines, quick.rounds, quick.seconds, quick.scale, quick.references], [['sqlite'], 3, 1, false, false]);
+    assert.deepEqual([quick.engines, quick.rounds, quick.seconds, quick.scale, quick.references], [['sqlite'], 3, 0.6, false, false]);
     const both = parseOptions(['--no-scale', '--scenario', 'get-user,create-user'], { BENCH_POSTGRES_URL: 'postgres://localhost/bench' }, '/out');
     assert.deepEqual([both.engines, both.scale, both.scenarios], [['sqlite', 'postgres'], false, ['get-user', 'create-user']]);
     assert.throws(() => parseOptions(['--fast'], {}, '/out'), /Unknown option '--fast'/);
@@ -57,7 +57,7 @@ describe('benchmark harness', () => {
       loadavg: { start: [1], end: [1] },
       targets: [floor, server],
     };
-    assert.match(tableOf([scenario]), /sqlite\s+GET \/users\/\{id\}\s+server 10k\s+400\s+2\.0\s+9\.0\s+1,000\s+0\.50\s+90\s+80/);
+    assert.match(tableOf([scenario]), /sqlite\s+GET \/users\/\{id\}\s+server 10k\s+400\s+2\.0\s+9\.0\s+1,000\s+0\.50\s+90\s+2\.25\s+0\.50\s+80/);
     const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
     try {
       const report = newReport('quick', ['--quick'], { connections: 50, rounds: 3, seconds: 1, warmupSeconds: 0.5 });

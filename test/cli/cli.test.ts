@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,7 +110,7 @@ for (const engine of ENGINES) {
       const token = await succeed('tokens', 'create', '--org', orgId);
       assert.equal((await getUsers(token)).statusCode, 200);
       const [info] = JSON.parse(await succeed('tokens', 'list', '--org', orgId, '--json'));
-      assert.equal(await succeed('tokens', 'revoke', info.id), info.id);
+      assert.equal(await succeed('tokens', 'revoke', info.id), `Token ${info.id} revoked`);
       const response = await getUsers(token);
       assert.equal(response.statusCode, 401);
       assert.equal(response.json().error, 'invalid_token');
@@ -220,15 +221,109 @@ for (const engine of ENGINES) {
       }
     });
 
-    it('answers an unknown command with exit code 2 and the usage', async () => {
-      const run = await cli('frobnicate');
-      assert.equal(run.code, 2);
-      assert.match(run.err, /Unknown command "frobnicate"/);
-      assert.match(run.err, /Usage: training-api/);
+    it('refuses an unknown command, subcommand, argument or option in one line with exit code 2', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Strict');
+      for (const [argv, message] of [
+        [['frobnicate'], 'unknown command "frobnicate"; see training-api --help'],
+        [['orgs'], 'orgs needs a command: create, list, rename, delete; see training-api orgs --help'],
+        [['orgs', 'frob'], 'orgs has no command "frob": create, list, rename, delete; see training-api orgs --help'],
+        [['orgs', 'list', 'extra'], 'unexpected argument "extra"; see training-api orgs list --help'],
+        [['orgs', 'list', '--users', '5'], 'orgs list takes no option --users; see training-api orgs list --help'],
+        [['tokens', 'revoke'], '<tokenId> is required; see training-api tokens revoke --help'],
+        [['tokens', 'list', '--org', orgId, '--bogus'], 'unknown option --bogus; see training-api --help'],
+        [['migrate', '--json=yes'], "Option '--json' does not take an argument"],
+      ] as const) {
+        const run = await cli(...argv);
+        assert.equal(run.code, 2, argv.join(' '));
+        assert.equal(run.out, '');
+        assert.equal(run.err, `training-api: ${message}`, argv.join(' '));
+      }
     });
 
-    it('prints the usage on --help', async () => {
-      assert.match(await succeed('--help'), /^Usage: training-api/);
+    it('prints the usage on --help, and the help of every command and group of commands', async () => {
+      const usage = await succeed('--help');
+      assert.match(usage, /^Usage: training-api/);
+      const names = [...usage.matchAll(/^ {2}([a-z]+(?: [a-z]+)?)(?= |$)/gm)].map((match) => match[1]!);
+      for (const expected of ['serve', 'migrate', 'orgs rename', 'orgs delete', 'tokens rotate', 'copy', 'scim map']) {
+        assert.ok(names.includes(expected), `${expected} in\n${usage}`);
+      }
+      for (const name of names) {
+        const help = await succeed(...name.split(' '), '--help');
+        assert.match(help, new RegExp(`^Usage: training-api ${name}( |\n)`), name);
+        assert.match(help, /--json/, name);
+      }
+      for (const group of new Set(names.filter((name) => name.includes(' ')).map((name) => name.split(' ')[0]!))) {
+        const help = await succeed(group, '--help');
+        assert.match(help, new RegExp(`^Usage: training-api ${group} <command>`), group);
+        assert.ok(
+          names.filter((name) => name.startsWith(`${group} `)).every((name) => help.includes(`  ${name}`)),
+          help,
+        );
+      }
+    });
+
+    it('prints its version', async () => {
+      const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+      assert.equal(await succeed('--version'), version);
+    });
+
+    it('renames an organization and deletes one with all its data, only when confirmed', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Before');
+      const token = await succeed('tokens', 'create', '--org', orgId);
+      assert.equal((await getUsers(token)).statusCode, 200);
+      assert.equal(await succeed('orgs', 'rename', orgId, '--name', 'After'), `Organization ${orgId} renamed from "Before" to "After"`);
+      assert.equal(JSON.parse(await succeed('orgs', 'list', '--json')).find((o: { id: string }) => o.id === orgId).name, 'After');
+
+      const unconfirmed = await cli('orgs', 'delete', orgId);
+      assert.equal(unconfirmed.code, 2);
+      assert.equal(unconfirmed.err, 'training-api: deleting "After" removes all its data for good; add --yes to confirm');
+      assert.equal((await getUsers(token)).statusCode, 200);
+
+      assert.equal(await succeed('orgs', 'delete', orgId, '--yes'), `Organization ${orgId} ("After") deleted with all its data`);
+      assert.ok(!(await succeed('orgs', 'list')).includes(orgId));
+      assert.equal((await getUsers(token)).statusCode, 401);
+      const tokens = await database.db.selectFrom('access_tokens').select('id').where('org_id', '=', orgId).execute();
+      assert.deepEqual(tokens, []);
+      for (const argv of [
+        ['orgs', 'rename', orgId, '--name', 'Again'],
+        ['orgs', 'delete', orgId, '--yes'],
+      ]) {
+        const run = await cli(...argv);
+        assert.equal(run.code, 2);
+        assert.equal(run.err, `training-api: No organization has the id ${orgId}`);
+      }
+    });
+
+    it('rotates a token: the new one works with the same name and scopes, the old one no longer', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Rotation');
+      const old = JSON.parse(await succeed('tokens', 'create', '--org', orgId, '--name', 'HR sync', '--scopes', 'read', '--json'));
+      const rotated = await cli('tokens', 'rotate', old.id);
+      assert.equal(rotated.code, 0, rotated.err);
+      assert.match(rotated.out, TOKEN);
+      assert.match(rotated.err, new RegExp(`^Token ${old.id} revoked; its replacement [0-9a-f]{32} \\(shown only this once\\):$`));
+      assert.equal((await getUsers(rotated.out)).statusCode, 200);
+      assert.equal((await getUsers(old.token)).statusCode, 401);
+      const listed = JSON.parse(await succeed('tokens', 'list', '--org', orgId, '--json')) as {
+        id: string;
+        name: string;
+        scopes: string[];
+        revokedDate?: string;
+      }[];
+      const replacement = listed.find((t) => t.id !== old.id)!;
+      assert.deepEqual([replacement.name, replacement.scopes, replacement.revokedDate], ['HR sync', ['read'], undefined]);
+      assert.ok(listed.find((t) => t.id === old.id)!.revokedDate);
+
+      const again = await cli('tokens', 'rotate', old.id);
+      assert.equal(again.code, 2);
+      assert.equal(again.err, `training-api: token ${old.id} is revoked; create a new one with \`training-api tokens create\``);
+    });
+
+    it('says when a token was already revoked', async () => {
+      const orgId = await succeed('orgs', 'create', '--name', 'Revocation');
+      const { id } = JSON.parse(await succeed('tokens', 'create', '--org', orgId, '--json'));
+      assert.equal(await succeed('tokens', 'revoke', id), `Token ${id} revoked`);
+      const revokedDate = JSON.parse(await succeed('tokens', 'list', '--org', orgId, '--json'))[0].revokedDate;
+      assert.equal(await succeed('tokens', 'revoke', id), `Token ${id} was already revoked on ${revokedDate}`);
     });
 
     it('works as a real process: bare id on stdout, exit codes', async () => {
@@ -242,7 +337,7 @@ for (const engine of ENGINES) {
         (error: { code: number; stdout: string; stderr: string }) => {
           assert.equal(error.code, 2);
           assert.equal(error.stdout, '');
-          assert.match(error.stderr, /Usage: training-api/);
+          assert.equal(error.stderr, 'training-api: unknown command "frobnicate"; see training-api --help\n');
           return true;
         },
       );
@@ -306,6 +401,22 @@ describe('command line: settings that cannot work and an environment that fails'
     } finally {
       blocker.close();
     }
+  });
+
+  it('refuses to create a missing SQLite database except for serve and migrate', async () => {
+    const path = join(dir, 'elsewhere', 'training-api.db');
+    for (const argv of [
+      ['orgs', 'list'],
+      ['tokens', 'list', '--org', 'x'],
+      ['seed', '--org', 'x', '--users', '1'],
+    ]) {
+      const run = await cli({ DATABASE_URL: `sqlite:${path}` }, ...argv);
+      assert.equal(run.code, 1, argv.join(' '));
+      assert.equal(run.err, `training-api: no database at ${path}; run \`training-api migrate\` or set DATABASE_URL`);
+      assert.equal(existsSync(path), false);
+    }
+    assert.equal((await cli({ DATABASE_URL: `sqlite:${path}` }, 'migrate')).code, 0);
+    assert.equal((await cli({ DATABASE_URL: `sqlite:${path}` }, 'orgs', 'list')).code, 0);
   });
 
   it('names a TLS file that holds no PEM certificate or key (exit code 2)', async () => {

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
 import { main } from '../../src/cli/main.js';
+import { VERSIONS_TABLE } from '../../src/db/migration-versions.js';
 import { seedUsers } from '../../src/cli/seed.js';
 import { copyDatabase } from '../../src/db/copy.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
@@ -15,9 +16,13 @@ import { Harness, type Organization } from '../helpers/harness.js';
 const SKIP = process.env.TEST_POSTGRES_URL ? false : 'needs TEST_POSTGRES_URL: the copy is tested from SQLite into PostgreSQL';
 const SEEDED_USERS = 10_000;
 
+/** The tables a copy fills (each database keeps its own record of the versions that migrated it). */
 async function tableNames(database: TestDatabase): Promise<string[]> {
   const tables = await database.db.introspection.getTables();
-  return tables.map((table) => table.name).sort();
+  return tables
+    .map((table) => table.name)
+    .filter((name) => name !== VERSIONS_TABLE)
+    .sort();
 }
 
 async function countRows(db: Kysely<any>, table: string): Promise<number> {

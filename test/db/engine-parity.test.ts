@@ -35,7 +35,8 @@ forEachEngine('engine parity', (h) => {
     for (const name of ['firstName', 'email', 'tags']) {
       const listed = await h.get('users', { query: { [name]: 'x\u0000' } });
       assert.equal(listed.statusCode, 400, name);
-      assert.match(listed.json().fieldErrors[name], /NUL/);
+      // An email filter is checked as an address first, and no address holds a NUL.
+      assert.match(listed.json().fieldErrors[name], name === 'email' ? /^Invalid email address$/ : /NUL/);
     }
     assert.equal((await h.get('users/%00')).statusCode, 404);
   });

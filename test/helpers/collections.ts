@@ -34,3 +34,9 @@ export function assertDense(items: { orderIndex: number }[], message?: string): 
 export async function createUser(h: Harness, options?: RequestOptions): Promise<string> {
   return h.create('users', { email: `${unique('user').replace(' ', '')}@example.com` }, options);
 }
+
+/** An item without its updatedDate, which any write may move, for comparing what a write was meant to change. */
+export function withoutUpdatedDate<T extends { updatedDate?: string }>(item: T): Omit<T, 'updatedDate'> {
+  const { updatedDate: _updatedDate, ...rest } = item;
+  return rest;
+}

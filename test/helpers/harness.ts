@@ -8,6 +8,7 @@ import { organizationsRepository } from '../../src/resources/organizations/organ
 import type { Scope } from '../../src/auth/scopes.js';
 import { tokensService } from '../../src/resources/tokens/tokens.service.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from './database.js';
+import { documentedResponses, type DocumentedResponses } from './documented-responses.js';
 
 export interface Organization {
   id: string;
@@ -30,6 +31,8 @@ export class Harness {
   org!: Organization;
   /** Every log line the app wrote. */
   readonly logs: string[] = [];
+  /** Every response is checked against the OpenAPI document: the document says exactly what the server does. */
+  private documented!: DocumentedResponses;
 
   /** `options` override the app's defaults (a small `bodyLimit`, ...). */
   constructor(
@@ -54,6 +57,7 @@ export class Harness {
       ...this.options,
     });
     await this.app.ready();
+    this.documented = documentedResponses(this.app.swagger());
     this.org = await this.createOrganization('Test organization');
   }
 
@@ -76,13 +80,15 @@ export class Harness {
     const token = options.token === undefined ? this.org.token : options.token;
     const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers };
     const path = url.startsWith('/') ? url : `/api/v5/${url}`;
-    return (await this.app.inject({
+    const response = (await this.app.inject({
       method,
       url: path,
       query: options.query,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+      ...(body === undefined ? {} : { payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) }),
     })) as Response;
+    this.documented.check(method!, path, response);
+    return response;
   }
 
   get(url: string, options?: RequestOptions) {

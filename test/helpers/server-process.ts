@@ -34,9 +34,22 @@ export interface Reply {
   ms: number;
 }
 
+/** How the server is started: `command` gets `--port 0 --data-dir <dir>` appended. */
+export interface Launch {
+  command: string[];
+  cwd: string;
+}
+
+/** This checkout's own command line. */
+const CHECKOUT: Launch = { command: [process.execPath, join(ROOT, 'bin/training-api.js'), 'serve'], cwd: ROOT };
+
 export interface ServerRequest {
   token?: string;
   body?: unknown;
+  /** Sent form-encoded instead of `body`. */
+  form?: Record<string, string>;
+  /** More request headers (Authorization: Basic ...). */
+  headers?: Record<string, string>;
   /** Give up after this long (the reply then has status 0). */
   timeoutMs?: number;
 }
@@ -56,11 +69,15 @@ export class ServerProcess {
   private constructor(
     readonly dataDir: string,
     private readonly env: Record<string, string>,
+    private readonly launch: Launch,
   ) {}
 
-  /** `env` holds the server's settings (DATABASE_URL, ...); the data directory is a new temporary one. */
-  static async start(env: Record<string, string> = {}): Promise<ServerProcess> {
-    const server = new ServerProcess(await mkdtemp(join(tmpdir(), 'training-api-server-')), env);
+  /**
+   * `env` holds the server's settings (DATABASE_URL, ...); the data directory is a new temporary one.
+   * `launch` runs another installation of the server (this checkout's by default).
+   */
+  static async start(env: Record<string, string> = {}, launch: Launch = CHECKOUT): Promise<ServerProcess> {
+    const server = new ServerProcess(await mkdtemp(join(tmpdir(), 'training-api-server-')), env, launch);
     await server.restart();
     return server;
   }
@@ -71,10 +88,13 @@ export class ServerProcess {
     for (const name of INHERITED_SETTINGS) delete env[name];
     Object.assign(env, { LOG_LEVEL: 'warn', RATE_LIMIT: 'off' }, this.env);
     this.output = '';
-    this.#child = spawn(process.execPath, [join(ROOT, 'bin/training-api.js'), 'serve', '--port', '0', '--data-dir', this.dataDir], {
-      cwd: ROOT,
+    const [command, ...args] = this.launch.command;
+    this.#child = spawn(command!, [...args, '--port', '0', '--data-dir', this.dataDir], {
+      cwd: this.launch.cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A group of its own, so a signal reaches the server behind a launcher such as `npm start`.
+      detached: true,
     });
     this.#exit = once(this.#child, 'exit').then(() => undefined);
     this.port = await new Promise<number>((resolvePort, reject) => {
@@ -96,7 +116,16 @@ export class ServerProcess {
     });
     this.#agent?.destroy();
     // Each data directory has its own self-signed certificate: trust exactly that one.
-    this.#agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: await readFile(join(this.dataDir, 'tls', 'cert.pem')) });
+    this.#agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      ca: await readFile(this.env.TLS_CERT_FILE ?? join(this.dataDir, 'tls', 'cert.pem')),
+    });
+  }
+
+  /** Sends `signal` to the server, which keeps running unless the signal ends it. */
+  signal(signal: NodeJS.Signals): void {
+    this.#child.kill(signal);
   }
 
   /** Whether the process is still running. */
@@ -111,10 +140,15 @@ export class ServerProcess {
 
   /** An HTTPS request to `path` (under /api/v5 unless it starts with a slash); network errors come back as status 0. */
   request(method: string, path: string, options: ServerRequest = {}): Promise<Reply> {
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const payload = options.form
+      ? new URLSearchParams(options.form).toString()
+      : options.body === undefined
+        ? undefined
+        : JSON.stringify(options.body);
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (payload !== undefined) headers['content-type'] = options.form ? 'application/x-www-form-urlencoded' : 'application/json';
+    Object.assign(headers, options.headers);
     const started = performance.now();
     return new Promise((resolveReply) => {
       const done = (status: number, responseHeaders: Reply['headers'], body: string) =>
@@ -147,7 +181,7 @@ export class ServerProcess {
   /** Sends `signal` (SIGKILL unless told) and waits for the process to end. */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     if (this.running) {
-      this.#child.kill(signal);
+      process.kill(-this.#child.pid!, signal);
       await this.#exit;
     }
     this.#agent.destroy();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { documentedResponses } from '../helpers/documented-responses.js';
 import { forEachEngine } from '../helpers/harness.js';
 
 forEachEngine('OpenAPI document', (h) => {
@@ -48,5 +49,88 @@ forEachEngine('OpenAPI document', (h) => {
 
   it('publishes no validator-only annotations', () => {
     assert.equal(JSON.stringify(doc).includes('errorMessage'), false);
+  });
+});
+
+forEachEngine('OpenAPI document, exact', (h) => {
+  let doc: any;
+  before(async () => {
+    doc = (await h.get('openapi.json', { token: null })).json();
+  });
+  const operations = () =>
+    Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item)
+        .filter(([, operation]) => operation?.responses)
+        .map(([method, operation]) => ({ path, method, operation, api: !item.servers })),
+    );
+
+  it('documents 201 and 204 without a body (but the new webhook with its secret), 201 with its Location', () => {
+    for (const { path, method, operation } of operations()) {
+      for (const status of ['201', '204']) {
+        const response = operation.responses[status];
+        if (!response) continue;
+        if (path === '/webhooks' && status === '201') {
+          assert.ok(response.content['application/json'].schema.properties.secret);
+        } else {
+          assert.equal(response.content, undefined, `${method} ${path} ${status}`);
+        }
+        assert.ok(response.headers['X-Request-Id'], `${method} ${path} ${status}`);
+      }
+      if (operation.responses['201']) assert.deepEqual(operation.responses['201'].headers.Location, { $ref: '#/components/headers/Location' });
+    }
+    assert.equal(doc.components.headers.Location.required, true);
+  });
+
+  it('lists every refusal an API operation can answer, in the v5 shapes', () => {
+    for (const { path, method, operation, api } of operations()) {
+      const statuses = Object.keys(operation.responses);
+      const expected = api ? ['400', '401', '403', '406', '429', '500', '503'] : ['429', '500', '503'];
+      if (api && path.includes('{')) expected.push('404');
+      if (api && ['post', 'put', 'delete'].includes(method)) expected.push('413', '415');
+      for (const status of expected) assert.ok(statuses.includes(status), `${method} ${path} lacks ${status}`);
+    }
+    assert.deepEqual(doc.components.responses.BadRequest.content['application/json'].schema, { $ref: '#/components/schemas/ValidationErrors' });
+    assert.deepEqual(doc.components.responses.TooManyRequests.headers['Retry-After'], { $ref: '#/components/headers/Retry-After' });
+    assert.ok(doc.components.responses.Unauthorized.headers['WWW-Authenticate']);
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+      assert.ok(doc.paths['/users'].get.responses['200'].headers[name], name);
+  });
+
+  it('uses no schema title twice', () => {
+    const titles: string[] = [];
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        const { title } = value as { title?: unknown };
+        if (typeof title === 'string') titles.push(title);
+        Object.values(value).forEach(collect);
+      }
+    };
+    collect(doc.components.schemas);
+    collect(doc.paths);
+    assert.deepEqual(
+      titles.filter((title, i) => titles.indexOf(title) !== i),
+      [],
+    );
+  });
+
+  it('gives request examples the server accepts, with a real email address', async () => {
+    const users = doc.paths['/users'].post.requestBody.content['application/json'].example;
+    assert.match(users.email, /^[a-z.]+@example\.com$/);
+    assert.equal((await h.post('users', users)).statusCode, 201);
+    const userfield = doc.paths['/userfields'].post.requestBody.content['application/json'].example;
+    assert.equal((await h.post('userfields', userfield)).statusCode, 201);
+  });
+
+  it('is the yardstick of every response the suite receives: an undocumented answer fails', async () => {
+    const trimmed = structuredClone(doc);
+    delete trimmed.paths['/users/{id}'].get.responses['404'];
+    trimmed.components.schemas.Errors.required = ['errors', 'error'];
+    const response = await h.get('users/nobody');
+    assert.equal(response.statusCode, 404);
+    assert.throws(() => documentedResponses(trimmed).check('GET', '/api/v5/users/nobody', response), /does not list/);
+    assert.throws(() => documentedResponses(trimmed).check('GET', '/api/v5/nowhere', response), /does not describe/);
+    const created = await h.post('users', { email: 'yardstick@example.com' });
+    assert.throws(() => documentedResponses(doc).check('POST', '/api/v5/users', { ...created, body: '{}' } as never), /promises none/);
   });
 });

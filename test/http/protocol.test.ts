@@ -398,6 +398,33 @@ forEachEngine('protocol', (h) => {
       assert.deepEqual((await h.get(`users/${id}`)).json(), read);
     });
 
+    it('refuses a body that is not UTF-8, naming the texts that hold the invalid bytes, and creates nothing', async () => {
+      const email = newEmail();
+      const body = Buffer.concat([
+        Buffer.from(`{"email":"${email}","firstName":"a`),
+        Buffer.from([0xff]),
+        Buffer.from('b","tags":["ok","'),
+        Buffer.from([0xc3]),
+        Buffer.from('"]}'),
+      ]);
+      const invalid = 'must be valid UTF-8';
+      assertFieldErrors(await h.post('users', body), { firstName: invalid, 'tags[1]': invalid });
+      assertBadRequest(await h.post('users', Buffer.from([0x7b, 0xff, 0x7d])), 'The request body is not valid UTF-8');
+      assert.deepEqual((await h.get('users', { query: { email } })).json().results, []);
+      assertStatus(await h.post('users', Buffer.from(`{"email":"${email}","firstName":"J\u00fcrgen"}`)), 201);
+      assert.equal((await h.get('users', { query: { email } })).json().results[0].firstName, 'J\u00fcrgen');
+    });
+
+    it('answers 415 for a compressed body, and accepts Content-Encoding: identity', async () => {
+      const email = newEmail();
+      for (const encoding of ['gzip', 'br', 'deflate', 'x-custom']) {
+        const response = await h.post('users', { email }, { headers: { 'content-encoding': encoding } });
+        assertOneError(response, 415);
+        assert.deepEqual(response.json().errors, ['A request body must be sent without Content-Encoding: compressed bodies are not supported']);
+      }
+      assertStatus(await h.post('users', { email }, { headers: { 'content-encoding': 'identity' } }), 201);
+    });
+
     it('refuses text with an unpaired surrogate, which neither engine would store as sent, and creates nothing', async () => {
       const email = newEmail();
       const response = await h.post('users', `{"email":"${email}","firstName":"a\\ud800b","tags":["ok","\\udfff"]}`);
@@ -460,15 +487,64 @@ forEachEngine('protocol', (h) => {
   });
 
   describe('malformed HTTP', () => {
+    let port: number | undefined;
+    /** The app on a real socket, for requests that cannot be injected. */
+    const listening = async () => {
+      if (port === undefined) {
+        await h.app.listen({ host: '127.0.0.1', port: 0 });
+        port = (h.app.server.address() as AddressInfo).port;
+      }
+      return port;
+    };
+
+    /** Sends `request` raw; the answer must be one JSON refusal with a request id, after which the server closes. */
+    const refusal = async (request: string) => {
+      const [lines, body] = (await exchange(await listening(), request)).split('\r\n\r\n') as [string, string];
+      const head = `${lines}\r\n`;
+      assert.match(head, /\r\nX-Request-Id: [0-9a-f]{32}\r\n/i);
+      assert.match(head, /\r\nContent-Type: application\/json/i);
+      assert.match(head, /\r\nConnection: close\r\n/i);
+      return { status: Number(head.slice(9, 12)), head, body: JSON.parse(body) };
+    };
+
     it('answers what the HTTP parser refuses in the v5 shape, with a request id', async () => {
-      await h.app.listen({ host: '127.0.0.1', port: 0 });
-      const { port } = h.app.server.address() as AddressInfo;
       for (const request of ['FOO /api/v5/users HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /api/v5/users HTTP/1.1\r\nBad Header\r\n\r\n']) {
-        const [head, body] = (await exchange(port, request)).split('\r\n\r\n') as [string, string];
-        assert.match(head, /^HTTP\/1\.1 400 /);
-        assert.match(head, /\r\nX-Request-Id: [0-9a-f]{32}\r\n/i);
-        assert.match(head, /\r\nContent-Type: application\/json/i);
-        assert.deepEqual(JSON.parse(body), { message: 'The request is not valid HTTP', errors: ['The request is not valid HTTP'] });
+        const answer = await refusal(request);
+        assert.equal(answer.status, 400);
+        assert.deepEqual(answer.body, { message: 'The request is not valid HTTP', errors: ['The request is not valid HTTP'] });
+      }
+    });
+
+    it('answers an HTTP/1.1 request without Host with 400, and serves HTTP/1.0 without one', async () => {
+      const answer = await refusal(`GET /api/v5/users HTTP/1.1\r\nAuthorization: Bearer ${h.org.token}\r\n\r\n`);
+      assert.equal(answer.status, 400);
+      assert.deepEqual(answer.body.errors, ['An HTTP/1.1 request must carry a Host header']);
+      const old = await exchange(await listening(), `GET /api/v5/users HTTP/1.0\r\nAuthorization: Bearer ${h.org.token}\r\n\r\n`);
+      assert.match(old, /^HTTP\/1\.1 200 /);
+    });
+
+    it('answers an unknown expectation with 417', async () => {
+      const answer = await refusal('POST /api/v5/users HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}');
+      assert.equal(answer.status, 417);
+      assert.deepEqual(answer.body, { errors: ['The only expectation supported is Expect: 100-continue'] });
+    });
+
+    it('answers CONNECT with 405 and Allow', async () => {
+      const answer = await refusal('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      assert.equal(answer.status, 405);
+      assert.match(answer.head, /\r\nAllow: DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT\r\n/i);
+      assert.deepEqual(answer.body.errors, ['Method CONNECT is not allowed here; allowed: DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT']);
+    });
+
+    it('answers headers or an address over the size limit with 431', async () => {
+      const long = 'a'.repeat(20_000);
+      for (const request of [
+        `GET /api/v5/users HTTP/1.1\r\nHost: x\r\nX-Long: ${long}\r\n\r\n`,
+        `GET /api/v5/users?q=${long} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      ]) {
+        const answer = await refusal(request);
+        assert.equal(answer.status, 431);
+        assert.deepEqual(answer.body, { errors: ['The request headers are too large'] });
       }
     });
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { withoutUpdatedDate } from '../helpers/collections.js';
 import { forEachEngine, type Harness, type Organization } from '../helpers/harness.js';
 
 const NOT_FOUND = { errors: ['No resource exists with the given id.'] };
@@ -24,7 +25,7 @@ forEachEngine('offering categories', (h) => {
     const read = await h.get(location.slice(location.indexOf('/api/v5')));
     assert.equal(read.statusCode, 200);
     const category = read.json();
-    assert.deepEqual(Object.keys(category).sort(), ['color', 'createdDate', 'description', 'id', 'name', 'orderIndex']);
+    assert.deepEqual(Object.keys(category).sort(), ['color', 'createdDate', 'description', 'id', 'name', 'orderIndex', 'updatedDate']);
     assert.equal(category.name, 'Safety');
     assert.equal(category.color, '#1a2B3c');
     assert.equal(typeof category.orderIndex, 'number');
@@ -32,7 +33,13 @@ forEachEngine('offering categories', (h) => {
 
   it('omits properties without a value', async () => {
     const id = await h.create('offeringcategories', { name: 'Bare', description: '' });
-    assert.deepEqual(Object.keys((await h.get(`offeringcategories/${id}`)).json()).sort(), ['createdDate', 'id', 'name', 'orderIndex']);
+    assert.deepEqual(Object.keys((await h.get(`offeringcategories/${id}`)).json()).sort(), [
+      'createdDate',
+      'id',
+      'name',
+      'orderIndex',
+      'updatedDate',
+    ]);
   });
 
   it('answers 404 with the v5 body for a missing, malformed or foreign id', async () => {
@@ -103,10 +110,10 @@ forEachEngine('offering categories', (h) => {
     const id = await h.create('offeringcategories', { name: 'Partial', description: 'Before', color: '#000000' });
     const before = (await h.get(`offeringcategories/${id}`)).json();
     assert.equal((await h.put(`offeringcategories/${id}`, { ...before, description: 'After' })).statusCode, 204);
-    assert.deepEqual((await h.get(`offeringcategories/${id}`)).json(), { ...before, description: 'After' });
+    assert.deepEqual(withoutUpdatedDate((await h.get(`offeringcategories/${id}`)).json()), withoutUpdatedDate({ ...before, description: 'After' }));
     assert.equal((await h.put(`offeringcategories/${id}`, { description: null, color: '' })).statusCode, 204);
     const cleared = (await h.get(`offeringcategories/${id}`)).json();
-    assert.deepEqual(cleared, { id, name: 'Partial', orderIndex: before.orderIndex, createdDate: before.createdDate });
+    assert.deepEqual(withoutUpdatedDate(cleared), { id, name: 'Partial', orderIndex: before.orderIndex, createdDate: before.createdDate });
     assert.equal((await h.put(`offeringcategories/${id}`, { name: '' })).statusCode, 400);
   });
 

@@ -16,7 +16,7 @@ forEachEngine('userfield categories', (h) => {
     const location = String(response.headers.location);
     assert.match(location, /\/api\/v5\/userfieldcategories\/[0-9a-f]{32}$/);
     const category = (await h.get(location.slice(location.indexOf('/api/v5')))).json();
-    assert.deepEqual(Object.keys(category).sort(), ['createdDate', 'id', 'name', 'orderIndex', 'type']);
+    assert.deepEqual(Object.keys(category).sort(), ['createdDate', 'id', 'name', 'orderIndex', 'type', 'updatedDate']);
     assert.equal(category.name, 'Contact');
     assert.equal(category.type, 'private');
     assert.equal(category.orderIndex, (await ofType('private')).length - 1);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { batches } from '../../src/db/batches.js';
+import { newId } from '../../src/lib/ids.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { createUser, listAll, unique } from '../helpers/collections.js';
 import { createCategory } from '../helpers/userfields.js';
@@ -10,7 +12,7 @@ const OPTIONS = [{ name: 'Red' }, { name: 'Green' }, { name: 'Blue' }];
 /** Per type: a field definition, values it accepts (with what is stored, when that differs) and values it refuses. */
 const TYPES: { type: string; body?: Record<string, unknown>; valid: [unknown, unknown?][]; invalid: unknown[] }[] = [
   { type: 'text', valid: [['Hello'], [''], ['日本語']], invalid: [5, true, ['a'], { text: 'a' }] },
-  { type: 'email', valid: [['ada@example.com']], invalid: ['ada', 'ada@example', 'a b@example.com', 7] },
+  { type: 'email', valid: [['ada@example.com']], invalid: ['ada', 'ada@-example.com', 'a b@example.com', 7] },
   { type: 'number', valid: [[42], [0], [-7]], invalid: [4.5, '42', true, 1e300] },
   { type: 'decimal', valid: [[4.5], [3], [-0.25]], invalid: ['4.5', false, [1]] },
   {
@@ -91,8 +93,11 @@ forEachEngine('userfield values', (h) => {
   it('checks email values with the user email pattern and message', async () => {
     const fieldId = await field('email');
     const userId = await createUser(h);
-    const response = await h.put(`users/${userId}/userfieldvalues`, { [fieldId]: 'no-at-sign' });
-    assert.equal(response.json().fieldErrors[fieldId], 'Invalid email address');
+    for (const email of ['no-at-sign', 'a<script>@x.y', 'a,b@c.d', 'x@-.-']) {
+      const response = await h.put(`users/${userId}/userfieldvalues`, { [fieldId]: email });
+      assert.equal(response.json().fieldErrors[fieldId], 'Invalid email address', email);
+    }
+    assert.equal((await h.put(`users/${userId}/userfieldvalues`, { [fieldId]: 'ok@example.com' })).statusCode, 204);
   });
 
   it('clears with null, keeps a checkbox false as a value, and leaves fields not named alone', async () => {
@@ -265,3 +270,41 @@ forEachEngine('userfield values', (h) => {
     assert.equal(refused.statusCode, 400);
   });
 });
+
+/** More ids than SQLite binds in one statement (32,766), in a body within a raised limit. */
+const MANY = 33_000;
+
+forEachEngine(
+  'userfield values, by the tens of thousands',
+  (h) => {
+    it(`sets ${MANY} values in one PUT, and names every unknown id among ${MANY} in one refusal`, async () => {
+      const categoryId = await createCategory(h);
+      const first = await h.create('userfields', { type: 'text', name: unique('Many'), categoryId });
+      const row = await h.database.db.selectFrom('userfields').selectAll().where('id', '=', first).executeTakeFirstOrThrow();
+      const ids = [first, ...Array.from({ length: MANY - 1 }, () => newId())];
+      for (const batch of batches(ids.slice(1).map((id, n) => ({ ...row, id, name: `${row.name} ${n}`, order_index: n + 1 })))) {
+        await h.database.db.insertInto('userfields').values(batch).execute();
+      }
+      const userId = await createUser(h);
+
+      const set = await h.put(`users/${userId}/userfieldvalues`, Object.fromEntries(ids.map((id, n) => [id, `value ${n}`])));
+      assert.equal(set.statusCode, 204, set.body.slice(0, 300));
+      const stored = (await h.get(`users/${userId}/userfieldvalues`)).json();
+      assert.equal(Object.keys(stored).length, MANY);
+      assert.equal(stored[ids[MANY - 1]!], `value ${MANY - 1}`);
+
+      const unknown = Array.from({ length: MANY }, () => newId());
+      const refused = await h.put(`users/${userId}/userfieldvalues`, Object.fromEntries([[first, 'changed'], ...unknown.map((id) => [id, 'x'])]));
+      assert.equal(refused.statusCode, 400, refused.body.slice(0, 300));
+      const { fieldErrors } = refused.json();
+      assert.equal(Object.keys(fieldErrors).length, MANY);
+      assert.equal(fieldErrors[unknown[MANY - 1]!], NOT_FOUND);
+      assert.equal((await h.get(`users/${userId}/userfieldvalues`)).json()[first], 'value 0', 'nothing written');
+
+      const cleared = await h.put(`users/${userId}/userfieldvalues`, Object.fromEntries(ids.map((id) => [id, null])));
+      assert.equal(cleared.statusCode, 204, cleared.body.slice(0, 300));
+      assert.deepEqual((await h.get(`users/${userId}/userfieldvalues`)).json(), {});
+    });
+  },
+  { bodyLimit: 8 * 1024 * 1024 },
+);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import { verifyPassword } from '../../src/lib/passwords.js';
 import { forEachEngine } from '../helpers/harness.js';
 
 const PASSWORD_MESSAGE = 'The password must be 6 to 64 characters long and contain at least one letter and one number';
@@ -50,11 +52,19 @@ forEachEngine('users', (h) => {
     assert.deepEqual(Object.keys(user).sort(), ['active', 'createdDate', 'email', 'id', 'updatedDate']);
   });
 
-  it('stores the password hashed with scrypt', async () => {
+  it('stores the password hashed with argon2id at the OWASP parameters, on create and on update', async () => {
     const id = await h.create('users', { email: 'hash@example.com', password: 'letter1' });
-    const row = await h.database.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
-    assert.match(row.password_hash!, /^scrypt\$/);
-    assert.equal(row.password_hash!.includes('letter1'), false);
+    const stored = async () =>
+      (await h.database.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash!;
+    const created = await stored();
+    assert.match(created, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    assert.equal(created.includes('letter1'), false);
+    assert.equal(await verifyPassword('letter1', created), true);
+    assert.equal((await h.put(`users/${id}`, { password: 'letter2' })).statusCode, 204);
+    const updated = await stored();
+    assert.notEqual(updated, created);
+    assert.equal(await verifyPassword('letter2', updated), true);
+    assert.equal(await verifyPassword('letter1', updated), false);
   });
 
   it('reports every field error at once with the verbatim messages', async () => {
@@ -67,7 +77,40 @@ forEachEngine('users', (h) => {
     assert.ok(body.fieldErrors.firstName);
     assert.ok(body.fieldErrors.locale);
     assert.equal(body.fieldErrors.color, 'unknown property');
-    assert.equal((await h.get('users', { query: { email: 'not-an-email' } })).json().results.length, 0);
+  });
+
+  it('takes email addresses by the WHATWG HTML rule on create, update and the email filter', async () => {
+    const refused = [
+      'a<script>@x.y',
+      'a,b@c.d',
+      'x@-.-',
+      'not-an-email',
+      '"quoted"@example.com',
+      'a b@c.d',
+      'a@b..c',
+      'a@-b.c',
+      'a@b-.c',
+      'é@example.com',
+    ];
+    const id = await h.create('users', { email: 'valid@example.com' });
+    for (const email of refused) {
+      const answers = {
+        create: await h.post('users', { email }),
+        update: await h.put(`users/${id}`, { email }),
+        filter: await h.get('users', { query: { email } }),
+      };
+      for (const [request, response] of Object.entries(answers)) {
+        assert.equal(response.statusCode, 400, `${request} ${email}`);
+        assert.deepEqual(response.json().fieldErrors, { email: 'Invalid email address' }, `${request} ${email}`);
+      }
+    }
+    assert.equal((await h.get(`users/${id}`)).json().email, 'valid@example.com');
+    const accepted = ["o'brien+tag@mail.example.co.uk", 'user@localhost', 'x@1-2.example', "!#$%&'*+/=?^_`{|}~-@example.com"];
+    for (const email of accepted) {
+      assert.equal((await h.post('users', { email })).statusCode, 201, email);
+      assert.equal((await h.get('users', { query: { email } })).json().results[0]?.email, email);
+    }
+    assert.equal((await h.put(`users/${id}`, { email: 'still.valid@example.com' })).statusCode, 204);
   });
 
   it('requires an email', async () => {
@@ -276,4 +319,31 @@ forEachEngine('users: lists, filters and paging', (h) => {
     assert.deepEqual(Object.keys(fieldErrors).sort(), ['createdDate', 'limit', 'nickname', 'offset']);
     assert.match(fieldErrors.createdDate, /2013-10-23T00:48:50Z/);
   });
+});
+
+forEachEngine(
+  'users with PASSWORD_MIN_LENGTH=10',
+  (h) => {
+    const message = 'The password must be 10 to 64 characters long and contain at least one letter and one number';
+
+    it('refuses shorter passwords on create and update with the message naming the configured length', async () => {
+      assert.equal((await h.post('users', { email: 'ten@example.com', password: 'abcdefghi1' })).statusCode, 201);
+      const id = await h.create('users', { email: 'nine@example.com' });
+      for (const response of [
+        await h.post('users', { email: 'short@example.com', password: 'abcdefgh1' }),
+        await h.put(`users/${id}`, { password: 'abcdefgh1' }),
+      ]) {
+        assert.equal(response.statusCode, 400);
+        assert.deepEqual(response.json().fieldErrors, { password: message });
+      }
+      assert.deepEqual((await h.post('users', { email: 'typed@example.com', password: 1234567890 })).json().fieldErrors, { password: message });
+    });
+  },
+  { passwordMinLength: 10 },
+);
+
+it('reads PASSWORD_MIN_LENGTH: 6 by default, up to 64, never below 6', () => {
+  assert.equal(loadConfig({}).passwordMinLength, 6);
+  assert.equal(loadConfig({ PASSWORD_MIN_LENGTH: '8' }).passwordMinLength, 8);
+  for (const bad of ['5', '65', '8.5', 'eight', '']) assert.throws(() => loadConfig({ PASSWORD_MIN_LENGTH: bad }), /PASSWORD_MIN_LENGTH/, bad);
 });

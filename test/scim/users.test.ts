@@ -53,7 +53,7 @@ forEachEngine('SCIM /Users', (h) => {
       updatedDate: user.meta.lastModified,
     });
     const row = await h.database.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
-    assert.match(row.password_hash!, /^scrypt\$/);
+    assert.match(row.password_hash!, /^\$argon2id\$/);
   });
 
   it('takes the userName as the email when no email is sent, and refuses a user with neither', async () => {

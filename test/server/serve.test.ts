@@ -147,10 +147,11 @@ describe('serve over HTTPS', () => {
     assert.match(server.baseUrl, /^https:\/\/127\.0\.0\.1:[1-9]\d*\/api\/v5$/);
   });
 
-  it('writes the bootstrap token with mode 0600 and shows it on the terminal, never in the log', async () => {
+  it('writes the bootstrap token with mode 0600 and only says where it is, never printing it', async () => {
     assert.match(token, /^tpa_[A-Za-z0-9_-]{43}$/);
     assert.equal((await stat(join(dataDir, 'bootstrap-token'))).mode & 0o777, 0o600);
-    assert.ok(server.stderr.includes(token));
+    assert.match(server.stderr, /first access token, readable only by this user in \S*bootstrap-token/);
+    assert.equal(server.stderr.includes(token), false);
     assert.equal(server.stdout.includes(token), false);
   });
 

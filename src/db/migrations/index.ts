@@ -4,6 +4,9 @@ import * as userfields from './0002-userfields.js';
 import * as courses from './0003-courses.js';
 import * as oauthClients from './0004-oauth-clients.js';
 import * as scim from './0005-scim.js';
+import * as updatedDates from './0006-updated-dates.js';
+import * as events from './0007-events.js';
+import * as tokenRevocationNotices from './0008-token-revocation-notices.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0003-courses': courses,
   '0004-oauth-clients': oauthClients,
   '0005-scim': scim,
+  '0006-updated-dates': updatedDates,
+  '0007-events': events,
+  '0008-token-revocation-notices': tokenRevocationNotices,
 };

@@ -7,6 +7,7 @@ import { findById, found } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
+import { recordEvent } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { agreementsRepository, type AgreementOfUser, type AgreementPatch, type AgreementRow } from './agreements.repository.js';
 import {
@@ -115,10 +116,15 @@ export function agreementsService(db: Kysely<Database>) {
         if (!(await lockUser(trx, orgId, userId))) throw errors.notFound();
         const repository = agreementsRepository(trx);
         const [agreement] = await repository.ofUser(orgId, userId, type);
-        const { title, text, agreed_title: agreedTitle, agreed_text: agreedText } = found(agreement);
-        if (!agreed) return repository.withdraw(orgId, userId, type);
-        if (agreedTitle === title && agreedText === text) return;
-        return repository.agree({ org_id: orgId, user_id: userId, type, title, text, agreed_date: now() });
+        const { title, text, agreed_title: agreedTitle, agreed_text: agreedText, agreed_date: agreedDate } = found(agreement);
+        if (agreed ? agreedTitle === title && agreedText === text : agreedDate === null) return;
+        const at = now();
+        if (agreed) await repository.agree({ org_id: orgId, user_id: userId, type, title, text, agreed_date: at });
+        else await repository.withdraw(orgId, userId, type);
+        // What a user agreed to is part of the user (see userfield values).
+        await usersRepository(trx).update(orgId, userId, { updated_date: at });
+        const [changed] = await repository.ofUser(orgId, userId, type);
+        await recordEvent(trx, orgId, 'useragreement.updated', { userId, ...toUserResponse(changed!) });
       });
     },
   };

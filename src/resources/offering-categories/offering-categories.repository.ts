@@ -4,15 +4,17 @@ import { lookupKey } from '../../db/keys.js';
 import type { Database, OfferingCategoriesTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
 
 export type OfferingCategoryRow = OfferingCategoriesTable;
 /** A category as services write it; the repository derives the name's lookup key. */
 export type NewOfferingCategory = Omit<OfferingCategoryRow, 'name_key'>;
-export type OfferingCategoryPatch = Partial<Omit<NewOfferingCategory, 'org_id' | 'id' | 'created_date' | 'order_index'>>;
+export type OfferingCategoryPatch = Partial<Omit<NewOfferingCategory, 'org_id' | 'id' | 'created_date' | 'updated_date' | 'order_index'>>;
 
 export interface OfferingCategoryFilters {
   name?: string;
   createdDate?: DateRange;
+  updatedDate?: DateRange;
 }
 
 export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<Database>) {
@@ -22,6 +24,7 @@ export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<
       let query = db.selectFrom('offering_categories').selectAll().where('org_id', '=', orgId);
       if (filters.name !== undefined) query = query.where(containsText('name', filters.name));
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
+      if (filters.updatedDate) query = query.where(withinRange('updated_date', filters.updatedDate));
       return query
         .orderBy('order_index')
         .orderBy('id')
@@ -59,8 +62,9 @@ export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<
         .execute();
     },
 
+    /** Every change stamps updated_date. */
     async update(orgId: string, id: string, patch: OfferingCategoryPatch): Promise<void> {
-      const keyed = patch.name === undefined ? patch : { ...patch, name_key: lookupKey(patch.name) };
+      const keyed = { ...patch, ...(patch.name === undefined ? {} : { name_key: lookupKey(patch.name) }), updated_date: now() };
       await db.updateTable('offering_categories').set(keyed).where('org_id', '=', orgId).where('id', '=', id).execute();
     },
 

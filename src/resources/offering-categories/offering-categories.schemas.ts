@@ -1,6 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../lib/paging.js';
-import { Body, DateFilter, NonBlankText, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
+import {
+  Body,
+  DateFilter,
+  NonBlankText,
+  Nullable,
+  ReadOnly,
+  SubstringFilter,
+  Timestamp,
+  UpdatedDateFilter,
+  UpdatedTimestamp,
+} from '../../lib/schema.js';
 
 const Name = NonBlankText(255, { description: 'Unique in the organization (case-insensitive)' });
 const Description = Type.String({ maxLength: 10000, errorMessage: 'must be a string of at most 10000 characters' });
@@ -23,12 +33,13 @@ export const OfferingCategory = Type.Object(
     color: Type.Optional(Type.String({ description: 'Hex colour #rrggbb' })),
     orderIndex: Type.Integer({ description: "Zero-based position in the organization's list" }),
     createdDate: Timestamp('When the category was created'),
+    updatedDate: UpdatedTimestamp(),
   },
   { $id: 'OfferingCategory', additionalProperties: false },
 );
 export type OfferingCategory = Static<typeof OfferingCategory>;
 
-const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly() };
+const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), updatedDate: ReadOnly() };
 
 export const CreateOfferingCategory = Body({
   name: Name,
@@ -52,5 +63,6 @@ export type UpdateOfferingCategory = Static<typeof UpdateOfferingCategory>;
 export const OfferingCategoryQuery = ListQuery({
   name: SubstringFilter(),
   createdDate: DateFilter('Creation date'),
+  updatedDate: UpdatedDateFilter(),
 });
 export type OfferingCategoryQuery = Static<typeof OfferingCategoryQuery>;

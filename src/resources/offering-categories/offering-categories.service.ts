@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { denseOrder, orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
-import { parseDateFilter } from '../../lib/date-filter.js';
+import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
@@ -17,7 +17,13 @@ import {
 import type { CreateOfferingCategory, OfferingCategory, OfferingCategoryQuery, UpdateOfferingCategory } from './offering-categories.schemas.js';
 
 function toResponse(row: OfferingCategoryRow): OfferingCategory {
-  const category: OfferingCategory = { id: row.id, name: row.name, orderIndex: row.order_index, createdDate: row.created_date };
+  const category: OfferingCategory = {
+    id: row.id,
+    name: row.name,
+    orderIndex: row.order_index,
+    createdDate: row.created_date,
+    updatedDate: row.updated_date,
+  };
   if (row.description) category.description = row.description;
   if (row.color) category.color = row.color;
   return category;
@@ -34,7 +40,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
     async list(caller: Caller, query: OfferingCategoryQuery, paging: Paging): Promise<OfferingCategory[]> {
       const rows = await categories.list(
         caller.orgId,
-        { name: query.name, createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate) },
+        { name: query.name, createdDate: dateRangeOf(query.createdDate), updatedDate: dateRangeOf(query.updatedDate) },
         paging,
       );
       return rows.map(toResponse);
@@ -48,6 +54,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
       return orderedWrite(db, caller.orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
         if (await repository.nameTaken(caller.orgId, input.name)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
+        const at = now();
         const row: NewOfferingCategory = {
           org_id: caller.orgId,
           id: newId(),
@@ -55,7 +62,8 @@ export function offeringCategoriesService(db: Kysely<Database>) {
           description: input.description || null,
           color: input.color || null,
           order_index: await denseOrder(trx, 'offering_categories', caller.orgId).openSlot(input.orderIndex),
-          created_date: now(),
+          created_date: at,
+          updated_date: at,
         };
         await repository.insert(row);
         return row.id;

@@ -5,18 +5,20 @@ import { withBooleans, type Row } from '../../db/rows.js';
 import type { Database, OfferingsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
 import { blocksNewRegistration, openForRegistration } from '../registrations/eligibility.js';
 
 export type OfferingRow = Row<OfferingsTable>;
 
 const offeringRow = (row: OfferingsTable): OfferingRow => withBooleans(row, ['allow_retake']);
-export type OfferingPatch = Partial<Omit<OfferingRow, 'org_id' | 'id' | 'created_date' | 'order_index'>>;
+export type OfferingPatch = Partial<Omit<OfferingRow, 'org_id' | 'id' | 'created_date' | 'updated_date' | 'order_index'>>;
 
 export interface OfferingFilters {
   title?: string;
   categoryId?: string;
   tags?: string[];
   createdDate?: DateRange;
+  updatedDate?: DateRange;
   /** Only offerings this user may register for at `at`. */
   openFor?: { userId: string; at: string };
 }
@@ -29,6 +31,7 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
       if (filters.title !== undefined) query = query.where(containsText('offerings.title', filters.title));
       for (const tag of filters.tags ?? []) query = query.where(hasWord('offerings.tags', tag));
       if (filters.createdDate) query = query.where(withinRange('offerings.created_date', filters.createdDate));
+      if (filters.updatedDate) query = query.where(withinRange('offerings.updated_date', filters.updatedDate));
       const { categoryId, openFor } = filters;
       if (categoryId !== undefined) {
         query = query.where(({ exists, selectFrom }) =>
@@ -133,8 +136,14 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
       await db.insertInto('offerings').values(row).execute();
     },
 
+    /** Every change stamps updated_date; an empty patch only that. */
     async update(orgId: string, id: string, patch: OfferingPatch): Promise<void> {
-      await db.updateTable('offerings').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await db
+        .updateTable('offerings')
+        .set({ ...patch, updated_date: now() })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
     },
 
     /** Removes the offering and its category links; its registrations must be gone already. */

@@ -1,6 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../lib/paging.js';
-import { Body, DateFilter, NonBlankText, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
+import {
+  Body,
+  DateFilter,
+  NonBlankText,
+  Nullable,
+  ReadOnly,
+  SubstringFilter,
+  Timestamp,
+  UpdatedDateFilter,
+  UpdatedTimestamp,
+} from '../../lib/schema.js';
 import { OrderIndex } from '../offering-categories/offering-categories.schemas.js';
 
 export const DEFAULT_PASSING_GRADE = 70;
@@ -44,6 +54,7 @@ export const Offering = Type.Object(
     id: Type.String(),
     title: Type.String(),
     createdDate: Timestamp('When the offering was created'),
+    updatedDate: UpdatedTimestamp(),
     beginDate: Type.Optional(Timestamp('Start of the offering')),
     endDate: Type.Optional(Timestamp('End of the offering')),
     registrationBeginDate: Type.Optional(Timestamp('Registration opens')),
@@ -60,7 +71,7 @@ export const Offering = Type.Object(
 );
 export type Offering = Static<typeof Offering>;
 
-const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly() };
+const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), updatedDate: ReadOnly() };
 
 export const CreateOffering = Body({
   title: Title,
@@ -102,6 +113,7 @@ export const OfferingQuery = ListQuery({
   offeringCategoryId: Type.Optional(Type.String({ description: 'Offerings in this offering category' })),
   tag: Type.Optional(Type.String({ description: 'Tags separated by commas or spaces; an offering matches when it has all of them' })),
   createdDate: DateFilter('Creation date'),
+  updatedDate: UpdatedDateFilter(),
   userId: Type.Optional(
     Type.String({
       description: 'Offerings open now for this user to register: within the registration window and not blocked by one of their registrations',

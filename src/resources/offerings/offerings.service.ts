@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { denseOrder, orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
-import { parseDateFilter, parseTimestamp } from '../../lib/date-filter.js';
+import { dateRangeOf, parseTimestamp } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
@@ -12,6 +12,7 @@ import { now } from '../../lib/time.js';
 import { offeringCategoriesRepository } from '../offering-categories/offering-categories.repository.js';
 import { registrationsRepository } from '../registrations/registrations.repository.js';
 import type { Caller } from '../../auth/caller.js';
+import { recordEvent } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { offeringsRepository, type OfferingPatch, type OfferingRow } from './offerings.repository.js';
 import {
@@ -30,6 +31,7 @@ function toResponse(row: OfferingRow, categoryIds: string[] = []): Offering {
     id: row.id,
     title: row.title,
     createdDate: row.created_date,
+    updatedDate: row.updated_date,
     orderIndex: row.order_index,
     passingGrade: row.passing_grade,
     allowRetake: row.allow_retake,
@@ -43,6 +45,12 @@ function toResponse(row: OfferingRow, categoryIds: string[] = []): Offering {
   if (categoryIds.length > 0) offering.offeringCategoryIds = categoryIds;
   if (row.tags) offering.tags = tagsOf(row.tags);
   return offering;
+}
+
+/** The offering as the API returns it, read in `trx`. */
+async function representation(trx: Transaction<Database>, orgId: string, id: string): Promise<Offering> {
+  const repository = offeringsRepository(trx);
+  return toResponse((await repository.find(orgId, id))!, (await repository.categoryIds(orgId, [id])).get(id));
 }
 
 type Dates = Pick<OfferingRow, 'begin_date' | 'end_date' | 'registration_begin_date' | 'registration_end_date'>;
@@ -131,7 +139,8 @@ export function offeringsService(db: Kysely<Database>) {
           title: query.title,
           categoryId: query.offeringCategoryId,
           tags: query.tag === undefined ? undefined : parseTagFilter('tag', query.tag),
-          createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
+          createdDate: dateRangeOf(query.createdDate),
+          updatedDate: dateRangeOf(query.updatedDate),
           openFor: query.userId === undefined ? undefined : { userId: query.userId, at: now() },
         },
         paging,
@@ -152,6 +161,7 @@ export function offeringsService(db: Kysely<Database>) {
       const { orgId } = caller;
       return orderedWrite(db, orgId, async (trx) => {
         const categoryIds = await validate(trx, orgId, input);
+        const at = now();
         const row: OfferingRow = {
           org_id: orgId,
           id: newId(),
@@ -163,11 +173,13 @@ export function offeringsService(db: Kysely<Database>) {
           order_index: await denseOrder(trx, 'offerings', orgId).openSlot(input.orderIndex),
           passing_grade: input.passingGrade ?? DEFAULT_PASSING_GRADE,
           allow_retake: input.allowRetake ?? false,
-          created_date: now(),
+          created_date: at,
+          updated_date: at,
         };
         const repository = offeringsRepository(trx);
         await repository.insert(row);
         if (categoryIds) await repository.replaceCategories(orgId, row.id, categoryIds);
+        await recordEvent(trx, orgId, 'offering.created', await representation(trx, orgId, row.id));
         return row.id;
       });
     },
@@ -189,9 +201,10 @@ export function offeringsService(db: Kysely<Database>) {
         if (input.tags !== undefined) patch.tags = tagsColumn(input.tags);
         if (input.passingGrade !== undefined) patch.passing_grade = input.passingGrade;
         if (input.allowRetake !== undefined) patch.allow_retake = input.allowRetake;
-        if (Object.keys(patch).length > 0) await repository.update(orgId, id, patch);
+        if (Object.keys(patch).length > 0 || input.offeringCategoryIds !== undefined) await repository.update(orgId, id, patch);
         if (input.offeringCategoryIds !== undefined) await repository.replaceCategories(orgId, id, categoryIds ?? []);
         if (input.orderIndex !== undefined) await denseOrder(trx, 'offerings', orgId).move(id, row.order_index, input.orderIndex);
+        await recordEvent(trx, orgId, 'offering.updated', await representation(trx, orgId, id));
       });
     },
 
@@ -204,9 +217,11 @@ export function offeringsService(db: Kysely<Database>) {
         const registrations = registrationsRepository(trx);
         const statuses = await registrations.lockStatusesOfOffering(orgId, id);
         if (statuses.some((status) => status !== 'ejected')) throw errors.badRequest(STILL_REGISTERED);
+        const tombstone = await representation(trx, orgId, id);
         await registrations.deleteOfOffering(orgId, id);
         await repository.delete(orgId, id);
         await denseOrder(trx, 'offerings', orgId).closeGap(row.order_index);
+        await recordEvent(trx, orgId, 'offering.deleted', tombstone);
       });
     },
   };

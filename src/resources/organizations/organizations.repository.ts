@@ -28,5 +28,12 @@ export function organizationsRepository(db: Kysely<Database>) {
     find(id: string): Promise<Organization | undefined> {
       return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
     },
+    async rename(id: string, name: string): Promise<void> {
+      await db.updateTable('organizations').set({ name }).where('id', '=', id).execute();
+    },
+    /** Every table's rows of the organization go with it (foreign keys cascade). */
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('organizations').where('id', '=', id).execute();
+    },
   };
 }

@@ -4,6 +4,7 @@ import { forUpdate } from '../../db/locking.js';
 import type { Database, RegistrationsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
 import { blocksNewRegistration } from './eligibility.js';
 
 export type RegistrationRow = RegistrationsTable;
@@ -15,6 +16,7 @@ export interface RegistrationFilters {
   userId?: string;
   offeringId?: string;
   createdDate?: DateRange;
+  updatedDate?: DateRange;
   beginDate?: DateRange;
   lastActiveDate?: DateRange;
   endDate?: DateRange;
@@ -22,6 +24,7 @@ export interface RegistrationFilters {
 
 const DATE_FILTERS = [
   ['createdDate', 'created_date'],
+  ['updatedDate', 'updated_date'],
   ['beginDate', 'begin_date'],
   ['lastActiveDate', 'last_active_date'],
   ['endDate', 'end_date'],
@@ -87,8 +90,14 @@ export function registrationsRepository(db: Kysely<Database> | Transaction<Datab
       await db.insertInto('registrations').values(row).execute();
     },
 
+    /** Every change stamps updated_date. */
     async update(orgId: string, id: string, patch: RegistrationPatch): Promise<void> {
-      await db.updateTable('registrations').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await db
+        .updateTable('registrations')
+        .set({ ...patch, updated_date: now() })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../lib/paging.js';
-import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { Body, DateFilter, Nullable, ReadOnly, Timestamp, UpdatedDateFilter, UpdatedTimestamp } from '../../lib/schema.js';
 
 export const STATUSES = ['active', 'passed', 'failed', 'ejected'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -21,6 +21,7 @@ export const Registration = Type.Object(
     graderId: Type.Optional(Type.String()),
     graderComment: Type.Optional(Type.String()),
     createdDate: Timestamp('When the registration was made'),
+    updatedDate: UpdatedTimestamp(),
     beginDate: Timestamp('When the registration began'),
     lastActiveDate: Type.Optional(Timestamp('Last activity')),
     endDate: Type.Optional(Timestamp('When the registration ended (ejected or graded)')),
@@ -69,6 +70,7 @@ export const UpdateRegistration = Body({
   title: ReadOnly(),
   graderId: ReadOnly(),
   createdDate: ReadOnly(),
+  updatedDate: ReadOnly(),
   beginDate: ReadOnly(),
   lastActiveDate: ReadOnly(),
   endDate: ReadOnly(),
@@ -80,6 +82,7 @@ export const RegistrationQuery = ListQuery({
   userId: Type.Optional(Type.String({ description: "The user's registrations" })),
   offeringId: Type.Optional(Type.String({ description: "The offering's registrations" })),
   createdDate: DateFilter('Creation date'),
+  updatedDate: UpdatedDateFilter(),
   beginDate: DateFilter('Begin date'),
   lastActiveDate: DateFilter('Last activity date'),
   endDate: DateFilter('End date'),

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { lockUser } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
-import { parseDateFilter } from '../../lib/date-filter.js';
+import { changedColumns } from '../../db/rows.js';
+import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
@@ -10,6 +11,7 @@ import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
 import type { Caller } from '../../auth/caller.js';
+import { recordEvent } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { registrationsRepository, type RegistrationPatch, type RegistrationRow, type RegistrationStatus } from './registrations.repository.js';
 import {
@@ -35,6 +37,7 @@ function toResponse(row: RegistrationRow): Registration {
     title: row.title,
     status: row.status,
     createdDate: row.created_date,
+    updatedDate: row.updated_date,
     beginDate: row.begin_date,
   };
   if (row.grade !== null) registration.grade = row.grade;
@@ -102,17 +105,17 @@ export function registrationsService(db: Kysely<Database>) {
         ['userId', query.userId, (id) => users.find(orgId, id)],
         ['offeringId', query.offeringId, (id) => offerings.find(orgId, id)],
       ]);
-      const dateRange = (filter: string | undefined) => (filter === undefined ? undefined : parseDateFilter(filter));
       const rows = await registrations.list(
         orgId,
         {
           status: query.status,
           userId: query.userId,
           offeringId: query.offeringId,
-          createdDate: dateRange(query.createdDate),
-          beginDate: dateRange(query.beginDate),
-          lastActiveDate: dateRange(query.lastActiveDate),
-          endDate: dateRange(query.endDate),
+          createdDate: dateRangeOf(query.createdDate),
+          updatedDate: dateRangeOf(query.updatedDate),
+          beginDate: dateRangeOf(query.beginDate),
+          lastActiveDate: dateRangeOf(query.lastActiveDate),
+          endDate: dateRangeOf(query.endDate),
         },
         paging,
       );
@@ -159,11 +162,13 @@ export function registrationsService(db: Kysely<Database>) {
           grader_id: null,
           grader_comment: null,
           created_date: at,
+          updated_date: at,
           begin_date: at,
           last_active_date: null,
           end_date: null,
         };
         await repository.insert(row);
+        await recordEvent(trx, orgId, 'registration.created', toResponse(row));
         return row.id;
       });
     },
@@ -183,7 +188,11 @@ export function registrationsService(db: Kysely<Database>) {
           const offering = (await offeringsRepository(trx).find(caller.orgId, row.offering_id))!;
           patch = graded(row, change, offering.passing_grade, now());
         }
+        // A registration PUT back as it was read changes nothing: no new updatedDate, no event.
+        if (Object.keys(changedColumns(row, patch)).length === 0) return;
         await repository.update(caller.orgId, id, patch);
+        const changed = toResponse((await repository.find(caller.orgId, id))!);
+        await recordEvent(trx, caller.orgId, change === 'eject' ? 'registration.ejected' : 'registration.graded', changed);
       });
     },
   };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AccessTokensTable, Database } from '../../db/schema.js';
+import { noteTokensRevoked } from '../../db/token-revocations.js';
 
 export type AccessTokenRow = AccessTokensTable;
 
@@ -34,6 +35,7 @@ export function tokensRepository(db: Kysely<Database>) {
         .where('id', '=', tokenId)
         .where('revoked_date', 'is', null)
         .execute();
+      noteTokensRevoked();
     },
     /** Every token issued to a client stops working with it. */
     async revokeClientTokens(orgId: string, clientId: string, at: string): Promise<void> {
@@ -44,10 +46,12 @@ export function tokensRepository(db: Kysely<Database>) {
         .where('client_id', '=', clientId)
         .where('revoked_date', 'is', null)
         .execute();
+      noteTokensRevoked();
     },
     /** A client's tokens that expired before `before`: they can never be used again, so nothing is lost. */
     async deleteExpiredClientTokens(orgId: string, clientId: string, before: string): Promise<void> {
       await db.deleteFrom('access_tokens').where('org_id', '=', orgId).where('client_id', '=', clientId).where('expires_date', '<', before).execute();
+      noteTokensRevoked();
     },
     async touch(orgId: string, tokenId: string, at: string): Promise<void> {
       await db.updateTable('access_tokens').set({ last_used_date: at }).where('org_id', '=', orgId).where('id', '=', tokenId).execute();

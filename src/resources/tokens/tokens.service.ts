@@ -4,6 +4,7 @@ import type { Caller } from '../../auth/caller.js';
 import { DEFAULT_SCOPES, type Scope } from '../../auth/scopes.js';
 import { hashSecret, isWellFormedAccessToken, newSecret, SECRET_PREFIXES } from '../../auth/secrets.js';
 import type { Database } from '../../db/schema.js';
+import type { RevocationWatch } from '../../db/token-revocations.js';
 import { errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { now, toTimestamp } from '../../lib/time.js';
@@ -11,6 +12,10 @@ import { tokensRepository, type AccessTokenRow } from './tokens.repository.js';
 
 /** How stale `last_used_date` may get before a request writes it again (keeps GETs free of writes). */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** How long a resolved token is kept at most, should a revocation notice ever be missed. */
+const RESOLVED_TOKEN_MAX_AGE_MS = 10_000;
+/** Most tokens kept; beyond it the oldest are forgotten (they are simply looked up again). */
+const RESOLVED_TOKENS_MAX = 10_000;
 
 export interface TokenInfo {
   id: string;
@@ -44,8 +49,40 @@ export interface NewToken {
   clientId?: string;
 }
 
-export function tokensService(db: Kysely<Database>) {
+interface ResolvedToken {
+  row: AccessTokenRow;
+  resolvedAt: number;
+}
+
+/**
+ * With a revocation watch, the token check keeps what it resolved (by hash) for as long as no token
+ * has been revoked anywhere, so most requests cost no lookup; without one, every request looks up.
+ */
+export function tokensService(db: Kysely<Database>, revocations?: RevocationWatch) {
   const tokens = tokensRepository(db);
+  const resolved = new Map<string, ResolvedToken>();
+  let resolvedEpoch: number | undefined;
+
+  /** The token's row: kept, or looked up (and kept when a watch says when to forget it). */
+  async function rowOf(hash: string): Promise<AccessTokenRow | undefined> {
+    // Read before the lookup: a revocation committed meanwhile moves the epoch, so the next request forgets.
+    const epoch = revocations?.epoch();
+    if (epoch !== resolvedEpoch) {
+      resolved.clear();
+      resolvedEpoch = epoch;
+    }
+    const kept = resolved.get(hash);
+    if (kept && Date.now() - kept.resolvedAt < RESOLVED_TOKEN_MAX_AGE_MS) return kept.row;
+    const row = await tokens.findByHash(hash);
+    if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;
+    if (epoch !== undefined && !row.revoked_date) {
+      resolved.delete(hash);
+      if (resolved.size >= RESOLVED_TOKENS_MAX) resolved.delete(resolved.keys().next().value!);
+      resolved.set(hash, { row, resolvedAt: Date.now() });
+    }
+    return row;
+  }
+
   return {
     /** Creates a token; the secret is returned this once and only its SHA-256 hash is kept. */
     async create(orgId: string, options: NewToken = {}): Promise<{ token: string; info: TokenInfo }> {
@@ -70,6 +107,30 @@ export function tokensService(db: Kysely<Database>) {
       return (await tokens.list(orgId)).map(toInfo);
     },
 
+    async find(tokenId: string): Promise<TokenInfo | undefined> {
+      const row = await tokens.findById(tokenId);
+      return row && toInfo(row);
+    },
+
+    /**
+     * Replaces a token by a new one with its organization, name, scopes and expiry, and revokes it, in one
+     * transaction. A revoked token is not brought back to life this way.
+     */
+    async rotate(tokenId: string): Promise<{ token: string; info: TokenInfo } | 'unknown' | 'revoked'> {
+      return db.transaction().execute(async (trx) => {
+        const row = await tokensRepository(trx).findById(tokenId);
+        if (!row) return 'unknown';
+        if (row.revoked_date) return 'revoked';
+        const replacement = await tokensService(trx).create(row.org_id, {
+          name: row.name,
+          scopes: row.scopes.split(',') as Scope[],
+          ...(row.expires_date ? { expiresDate: new Date(row.expires_date) } : {}),
+        });
+        await tokensRepository(trx).revoke(row.org_id, row.id, now());
+        return replacement;
+      });
+    },
+
     /** Revokes by id; returns undefined when no such token exists. Effective on the next request. */
     async revoke(tokenId: string): Promise<TokenInfo | undefined> {
       const row = await tokens.findById(tokenId);
@@ -84,16 +145,14 @@ export function tokensService(db: Kysely<Database>) {
      */
     async authenticate(token: string): Promise<Caller> {
       if (!isWellFormedAccessToken(token)) throw errors.invalidToken('The access token is invalid');
-      const hash = hashSecret(token);
-      const row = await tokens.findByHash(hash);
-      if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) {
-        throw errors.invalidToken('The access token is invalid');
-      }
+      const row = await rowOf(hashSecret(token));
+      if (!row) throw errors.invalidToken('The access token is invalid');
       const at = now();
       if (row.revoked_date) throw errors.invalidToken('The access token has been revoked');
       if (row.expires_date && row.expires_date <= at) throw errors.invalidToken('The access token has expired');
       if (!row.last_used_date || Date.parse(at) - Date.parse(row.last_used_date) >= LAST_USED_RESOLUTION_MS) {
         await tokens.touch(row.org_id, row.id, at);
+        row.last_used_date = at;
       }
       return {
         orgId: row.org_id,

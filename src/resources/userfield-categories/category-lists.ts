@@ -20,13 +20,15 @@ export async function addCategory(
   orgId: string,
   input: { name: string; type: CategoryType; orderIndex?: number },
 ): Promise<NewCategory> {
+  const at = now();
   const row: NewCategory = {
     org_id: orgId,
     id: newId(),
     name: input.name,
     type: input.type,
     order_index: await categoriesOfType(trx, orgId, input.type).openSlot(input.orderIndex),
-    created_date: now(),
+    created_date: at,
+    updated_date: at,
   };
   await userfieldCategoriesRepository(trx).insert(row);
   return row;

@@ -4,6 +4,7 @@ import { lookupKey } from '../../db/keys.js';
 import type { Database, UserfieldCategoriesTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
 import type { CategoryType } from './userfield-categories.schemas.js';
 
 export type CategoryRow = UserfieldCategoriesTable;
@@ -14,6 +15,7 @@ export interface CategoryFilters {
   name?: string;
   type?: CategoryType;
   createdDate?: DateRange;
+  updatedDate?: DateRange;
 }
 
 /** Sort key of SPEC §4: public categories first, then private, then no category at all. */
@@ -29,6 +31,7 @@ export function userfieldCategoriesRepository(db: Kysely<Database> | Transaction
       if (filters.name !== undefined) query = query.where(containsText('name', filters.name));
       if (filters.type !== undefined) query = query.where('type', '=', filters.type);
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
+      if (filters.updatedDate) query = query.where(withinRange('updated_date', filters.updatedDate));
       return query
         .orderBy(categoryTypeRank('type'))
         .orderBy('order_index')
@@ -61,7 +64,7 @@ export function userfieldCategoriesRepository(db: Kysely<Database> | Transaction
     async rename(orgId: string, id: string, name: string): Promise<void> {
       await db
         .updateTable('userfield_categories')
-        .set({ name, name_key: lookupKey(name) })
+        .set({ name, name_key: lookupKey(name), updated_date: now() })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();

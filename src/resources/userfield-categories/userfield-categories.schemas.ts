@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateFilter, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
+import { Body, DateFilter, ReadOnly, SubstringFilter, Timestamp, UpdatedDateFilter, UpdatedTimestamp } from '../../lib/schema.js';
 import { ListQuery } from '../../lib/paging.js';
 
 export const CATEGORY_TYPES = ['public', 'private'] as const;
@@ -20,12 +20,13 @@ export const UserfieldCategory = Type.Object(
     name: Type.String(),
     orderIndex: Type.Integer({ description: 'Zero-based position among the categories of its type' }),
     createdDate: Timestamp('When the category was created'),
+    updatedDate: UpdatedTimestamp(),
   },
   { $id: 'UserfieldCategory', additionalProperties: false },
 );
 export type UserfieldCategory = Static<typeof UserfieldCategory>;
 
-const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly() };
+const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), updatedDate: ReadOnly() };
 
 export const CreateUserfieldCategory = Body({
   name: CategoryName('Unique in the organization (case-insensitive)'),
@@ -47,5 +48,6 @@ export const UserfieldCategoryQuery = ListQuery({
   name: SubstringFilter(),
   type: Type.Optional(CategoryTypeSchema('Only categories of this type')),
   createdDate: DateFilter('Creation date'),
+  updatedDate: UpdatedDateFilter(),
 });
 export type UserfieldCategoryQuery = Static<typeof UserfieldCategoryQuery>;

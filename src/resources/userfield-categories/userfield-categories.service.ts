@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
-import { parseDateFilter } from '../../lib/date-filter.js';
+import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, IN_USE_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
@@ -13,7 +13,7 @@ import type { CreateUserfieldCategory, UpdateUserfieldCategory, UserfieldCategor
 const NOT_EMPTY = 'The category still contains userfields; move or delete them first.';
 
 function toResponse(row: CategoryRow): UserfieldCategory {
-  return { id: row.id, type: row.type, name: row.name, orderIndex: row.order_index, createdDate: row.created_date };
+  return { id: row.id, type: row.type, name: row.name, orderIndex: row.order_index, createdDate: row.created_date, updatedDate: row.updated_date };
 }
 
 /**
@@ -30,7 +30,8 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
         {
           name: query.name,
           type: query.type,
-          createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
+          createdDate: dateRangeOf(query.createdDate),
+          updatedDate: dateRangeOf(query.updatedDate),
         },
         paging,
       );

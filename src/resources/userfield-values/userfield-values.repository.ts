@@ -1,16 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
+import { batches } from '../../db/batches.js';
 import type { Database, UserfieldValuesTable } from '../../db/schema.js';
+import { now } from '../../lib/time.js';
 
 export type UserfieldValueRow = UserfieldValuesTable;
-
-/** Rows per statement: far below both engines' limits on bound parameters. */
-const BATCH = 500;
-
-function batches<T>(items: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += BATCH) result.push(items.slice(start, start + BATCH));
-  return result;
-}
 
 export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
@@ -20,6 +13,18 @@ export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Dat
         .select(['userfield_id', 'value'])
         .where('org_id', '=', orgId)
         .where('user_id', '=', userId)
+        .orderBy('userfield_id')
+        .execute();
+    },
+
+    /** The values of several users at once (an export's page of users). */
+    ofUsers(orgId: string, userIds: readonly string[]): Promise<Pick<UserfieldValueRow, 'user_id' | 'userfield_id' | 'value'>[]> {
+      if (userIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('userfield_values')
+        .select(['user_id', 'userfield_id', 'value'])
+        .where('org_id', '=', orgId)
+        .where('user_id', 'in', userIds)
         .orderBy('userfield_id')
         .execute();
     },
@@ -66,6 +71,28 @@ export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Dat
           .where('org_id', '=', orgId)
           .where('user_id', '=', userId)
           .where('userfield_id', 'in', batch)
+          .execute();
+      }
+    },
+
+    /**
+     * Marks the users holding a value of the field (one of `values`, as stored, when given) as
+     * changed: their values are about to change, and a sync job reading by updatedDate must see it.
+     */
+    async touchHolders(orgId: string, userfieldId: string, values?: readonly string[]): Promise<void> {
+      for (const batch of values === undefined ? [undefined] : batches(values)) {
+        await db
+          .updateTable('users')
+          .set({ updated_date: now() })
+          .where('org_id', '=', orgId)
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('userfield_values')
+              .select('user_id')
+              .where('org_id', '=', orgId)
+              .where('userfield_id', '=', userfieldId)
+              .$if(batch !== undefined, (q) => q.where('value', 'in', batch!)),
+          )
           .execute();
       }
     },

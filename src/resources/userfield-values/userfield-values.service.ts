@@ -4,19 +4,26 @@ import type { Database } from '../../db/schema.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
+import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
+import { recordEvent } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { userfieldsRepository } from '../userfields/userfields.repository.js';
 import { userfieldValuesRepository, type UserfieldValueRow } from './userfield-values.repository.js';
 import type { UpdateUserfieldValues, UserfieldValues } from './userfield-values.schemas.js';
 import { checkValue } from './value-checks.js';
 
+/** A user's values as GET /users/{id}/userfieldvalues answers them. */
+async function valuesOf(db: Kysely<Database>, orgId: string, userId: string): Promise<UserfieldValues> {
+  const rows = await userfieldValuesRepository(db).ofUser(orgId, userId);
+  return Object.fromEntries(rows.map((row) => [row.userfield_id, JSON.parse(row.value)]));
+}
+
 export function userfieldValuesService(db: Kysely<Database>) {
   return {
     async get(caller: Caller, userId: string): Promise<UserfieldValues> {
       await findById(userId, (id) => usersRepository(db).find(caller.orgId, id));
-      const rows = await userfieldValuesRepository(db).ofUser(caller.orgId, userId);
-      return Object.fromEntries(rows.map((row) => [row.userfield_id, JSON.parse(row.value)]));
+      return valuesOf(db, caller.orgId, userId);
     },
 
     /**
@@ -50,6 +57,10 @@ export function userfieldValuesService(db: Kysely<Database>) {
         const values = userfieldValuesRepository(trx);
         await values.save(saved);
         await values.deleteOfUser(caller.orgId, userId, cleared);
+        // A user's values are part of the user: a sync job reading users by updatedDate learns of the change.
+        if (saved.length + cleared.length === 0) return;
+        await usersRepository(trx).update(caller.orgId, userId, { updated_date: now() });
+        await recordEvent(trx, caller.orgId, 'userfieldvalues.updated', { userId, values: await valuesOf(trx, caller.orgId, userId) });
       });
     },
   };

@@ -34,6 +34,7 @@ export function predefinedUserfieldRows(orgId: string, createdDate: string): Use
     read_only: true,
     prompt_missing_values: false,
     created_date: createdDate,
+    updated_date: createdDate,
   }));
 }
 

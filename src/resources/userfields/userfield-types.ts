@@ -28,7 +28,7 @@ export function canonicalType(name: string): UserfieldType {
   return TYPE_ALIASES[name] ?? (name as UserfieldType);
 }
 
-/** Properties whose presence depends on the type; every field also has id, type, createdDate and its place in a category. */
+/** Properties whose presence depends on the type; every field also has id, type, createdDate, updatedDate and its place in a category. */
 export const TYPED_PROPERTIES = ['name', 'localizedNames', 'required', 'options', 'constraints', 'message', 'size'] as const;
 export type TypedProperty = (typeof TYPED_PROPERTIES)[number];
 

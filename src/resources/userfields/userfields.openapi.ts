@@ -30,7 +30,12 @@ function variantOf(schema: JsonSchema, type: UserfieldType, typeValues: string[]
   }
   const required = new Set<string>([...(schema.required ?? []), ...(creating ? requiredProperties(type) : [])]);
   const { description: _omitted, ...rest } = schema;
-  return { ...rest, title: `${capitalized(type)} userfield`, properties, required: [...required].filter((name) => name in properties) };
+  return {
+    ...rest,
+    title: `${creating ? 'New ' : ''}${capitalized(type)} userfield`,
+    properties,
+    required: [...required].filter((name) => name in properties),
+  };
 }
 
 /** One component per type and a `oneOf` over them, told apart by the `type` property. */

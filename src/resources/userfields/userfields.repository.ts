@@ -1,10 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import { pageWindow, withinRange } from '../../db/filters.js';
+import { findInBatches } from '../../db/batches.js';
 import { forShare } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
 import type { Database, UserfieldsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
 import { categoryTypeRank } from '../userfield-categories/userfield-categories.repository.js';
 import type { CategoryType } from '../userfield-categories/userfield-categories.schemas.js';
 
@@ -16,10 +18,13 @@ function userfieldRow<T extends UserfieldsTable>(row: T): Row<T> {
 /** A field with the name and type of its category (null when it is in none). */
 export type PlacedUserfieldRow = UserfieldRow & { category_name: string | null; category_type: CategoryType | null };
 /** What an update may change directly; the place in a category changes only through `place`. */
-export type UserfieldPatch = Partial<Omit<UserfieldRow, 'org_id' | 'id' | 'type' | 'read_only' | 'created_date' | 'category_id' | 'order_index'>>;
+export type UserfieldPatch = Partial<
+  Omit<UserfieldRow, 'org_id' | 'id' | 'type' | 'read_only' | 'created_date' | 'updated_date' | 'category_id' | 'order_index'>
+>;
 
 export interface UserfieldFilters {
   createdDate?: DateRange;
+  updatedDate?: DateRange;
   categoryType?: CategoryType;
 }
 
@@ -41,6 +46,7 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
     async list(orgId: string, filters: UserfieldFilters, paging: Paging): Promise<PlacedUserfieldRow[]> {
       let query = placed(orgId);
       if (filters.createdDate) query = query.where(withinRange('f.created_date', filters.createdDate));
+      if (filters.updatedDate) query = query.where(withinRange('f.updated_date', filters.updatedDate));
       if (filters.categoryType) query = query.where('c.type', '=', filters.categoryType);
       const rows = await query
         .orderBy(categoryTypeRank('c.type'))
@@ -62,15 +68,17 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
      * ends, so they can neither change nor vanish between the check of a value and its write.
      */
     async findForValues(orgId: string, ids: readonly string[]): Promise<UserfieldRow[]> {
-      if (ids.length === 0) return [];
-      const rows = await forShare(db, db.selectFrom('userfields').selectAll().where('org_id', '=', orgId).where('id', 'in', ids)).execute();
+      const rows = await findInBatches(ids, (batch) =>
+        forShare(db, db.selectFrom('userfields').selectAll().where('org_id', '=', orgId).where('id', 'in', batch)).execute(),
+      );
       return rows.map(userfieldRow);
     },
 
     /** The fields with these ids, read without a lock. */
     async findMany(orgId: string, ids: readonly string[]): Promise<UserfieldRow[]> {
-      if (ids.length === 0) return [];
-      const rows = await db.selectFrom('userfields').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute();
+      const rows = await findInBatches(ids, (batch) =>
+        db.selectFrom('userfields').selectAll().where('org_id', '=', orgId).where('id', 'in', batch).execute(),
+      );
       return rows.map(userfieldRow);
     },
 
@@ -78,15 +86,21 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
       await db.insertInto('userfields').values(row).execute();
     },
 
+    /** Every change stamps updated_date. */
     async update(orgId: string, id: string, patch: UserfieldPatch): Promise<void> {
-      await db.updateTable('userfields').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await db
+        .updateTable('userfields')
+        .set({ ...patch, updated_date: now() })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
     },
 
     /** Puts the field at `orderIndex` of a category, or (both null) into no category. */
     async place(orgId: string, id: string, categoryId: string | null, orderIndex: number | null): Promise<void> {
       await db
         .updateTable('userfields')
-        .set({ category_id: categoryId, order_index: orderIndex })
+        .set({ category_id: categoryId, order_index: orderIndex, updated_date: now() })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateFilter, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { Body, DateFilter, Nullable, ReadOnly, Timestamp, UpdatedDateFilter, UpdatedTimestamp } from '../../lib/schema.js';
 import { ListQuery } from '../../lib/paging.js';
 import { LOCALE_PATTERN } from '../users/users.schemas.js';
 import { CategoryName, CategoryTypeSchema, OrderIndex } from '../userfield-categories/userfield-categories.schemas.js';
@@ -11,7 +11,7 @@ import { describeTypes, SIZES, TYPE_NAMES, USERFIELD_TYPES, type Size } from './
  * "not applicable to type <type>" by the service. Flat keeps validation errors direct and response
  * serialization fast.
  */
-const BY_TYPE = `Which properties each type has (besides id, type, createdDate and its category and orderIndex):\n${describeTypes()}`;
+const BY_TYPE = `Which properties each type has (besides id, type, createdDate, updatedDate and its category and orderIndex):\n${describeTypes()}`;
 
 const Label = Type.String({ maxLength: 255, errorMessage: 'must be a string of at most 255 characters' });
 const MessageText = Type.String({
@@ -99,13 +99,14 @@ export const Userfield = Type.Object(
     size: Type.Optional(Type.String({ enum: [...SIZES] })),
     readOnly: Type.Optional(Type.Boolean({ description: 'Present (true) on predefined fields only' })),
     createdDate: Timestamp('When the field was created'),
+    updatedDate: UpdatedTimestamp(),
   },
   { $id: 'Userfield', additionalProperties: false, description: BY_TYPE },
 );
 export type Userfield = Static<typeof Userfield>;
 
 /** Read-only on every write: ignored whatever their value, so a client can send back what it read. */
-const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), readOnly: ReadOnly() };
+const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), readOnly: ReadOnly(), updatedDate: ReadOnly() };
 
 const definition = {
   localizedNames: Type.Optional(LocalizedNames),
@@ -156,6 +157,7 @@ export type UpdateUserfield = Static<typeof UpdateUserfield>;
 
 export const UserfieldQuery = ListQuery({
   createdDate: DateFilter('Creation date'),
+  updatedDate: UpdatedDateFilter(),
   categoryType: Type.Optional(CategoryTypeSchema('Only fields in categories of this type (predefined fields in no category match neither)')),
 });
 export type UserfieldQuery = Static<typeof UserfieldQuery>;

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { denseOrder, orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
-import { parseDateFilter } from '../../lib/date-filter.js';
+import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
@@ -11,6 +11,7 @@ import type { Caller } from '../../auth/caller.js';
 import { addCategory } from '../userfield-categories/category-lists.js';
 import { userfieldCategoriesRepository, type CategoryRow } from '../userfield-categories/userfield-categories.repository.js';
 import { forgetRemovedOptions } from '../userfield-values/forget-removed-options.js';
+import { userfieldValuesRepository } from '../userfield-values/userfield-values.repository.js';
 import {
   constraintsOf,
   definitionErrors,
@@ -27,7 +28,7 @@ import type { CreateUserfield, UpdateUserfield, Userfield, UserfieldQuery } from
 
 function toResponse(row: PlacedUserfieldRow): Userfield {
   const type = row.type as UserfieldType;
-  const field: Userfield = { id: row.id, type, createdDate: row.created_date };
+  const field: Userfield = { id: row.id, type, createdDate: row.created_date, updatedDate: row.updated_date };
   if (row.name) field.name = row.name;
   if (row.localized_names) field.localizedNames = localizedNamesOf(row);
   if (row.category_id !== null) {
@@ -123,7 +124,8 @@ export function userfieldsService(db: Kysely<Database>) {
       const rows = await userfields.list(
         caller.orgId,
         {
-          createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
+          createdDate: dateRangeOf(query.createdDate),
+          updatedDate: dateRangeOf(query.updatedDate),
           categoryType: query.categoryType,
         },
         paging,
@@ -148,6 +150,7 @@ export function userfieldsService(db: Kysely<Database>) {
         failIfAny(fieldErrors);
 
         const category = existing ?? (await addCategory(trx, orgId, { name: newName!, type: input.categoryType ?? 'public' }));
+        const at = now();
         const row: UserfieldRow = {
           org_id: orgId,
           id: newId(),
@@ -163,7 +166,8 @@ export function userfieldsService(db: Kysely<Database>) {
           size: hasProperty(type, 'size') ? (input.size ?? DEFAULT_SIZE) : null,
           read_only: false,
           prompt_missing_values: false,
-          created_date: now(),
+          created_date: at,
+          updated_date: at,
         };
         await userfieldsRepository(trx).insert(row);
         return row.id;
@@ -227,8 +231,12 @@ export function userfieldsService(db: Kysely<Database>) {
         if (field.category_id === null) {
           throw errors.badRequest('A predefined userfield cannot be deleted; DELETE only takes it out of its category, and it is in none.');
         }
-        if (field.read_only) await repository.place(orgId, id, null, null);
-        else await repository.delete(orgId, id);
+        if (field.read_only) {
+          await repository.place(orgId, id, null, null);
+        } else {
+          await userfieldValuesRepository(trx).touchHolders(orgId, id); // their values go with the field
+          await repository.delete(orgId, id);
+        }
         await fieldsOfCategory(trx, orgId, field.category_id).closeGap(field.order_index!);
       });
     },

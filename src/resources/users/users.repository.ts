@@ -42,6 +42,7 @@ export interface UserFilters {
   tags?: string[];
   active?: boolean;
   createdDate?: DateRange;
+  updatedDate?: DateRange;
   lastLoginDate?: DateRange;
 }
 
@@ -66,6 +67,7 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       for (const tag of filters.tags ?? []) query = query.where(hasWord('tags', tag));
       if (filters.active !== undefined) query = query.where('active', '=', filters.active);
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
+      if (filters.updatedDate) query = query.where(withinRange('updated_date', filters.updatedDate));
       if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
       return query
         .orderBy('created_date')
@@ -103,6 +105,11 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
         if (usernameKey !== undefined && holder.username_key === usernameKey) taken.add('username');
       }
       return taken;
+    },
+
+    /** Every user's id with the lookup keys of its email and username: what an import matches its rows against. */
+    identities(orgId: string): Promise<Pick<UserRow, 'id' | 'email_key' | 'username_key'>[]> {
+      return db.selectFrom('users').select(['id', 'email_key', 'username_key']).where('org_id', '=', orgId).execute();
     },
 
     /** The tags of the listed users, their rows locked until the transaction ends. */

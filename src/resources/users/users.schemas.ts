@@ -1,26 +1,28 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateFilter, Nullable, ReadOnly, SubstringFilter, Timestamp } from '../../lib/schema.js';
+import { Type, type SchemaOptions, type Static } from '@sinclair/typebox';
+import { Body, DateFilter, Nullable, ReadOnly, SubstringFilter, Timestamp, UpdatedDateFilter } from '../../lib/schema.js';
 import { ListQuery } from '../../lib/paging.js';
 
 export const EMAIL_MESSAGE = 'Invalid email address';
-export const PASSWORD_MESSAGE = 'The password must be 6 to 64 characters long and contain at least one letter and one number';
 
-/** Shared with the email userfields, whose values pass the same check. */
-export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$';
+/**
+ * A valid email address as the WHATWG HTML standard defines it for `<input type=email>`: no quotes,
+ * commas, angle brackets or spaces, and host labels of letters, digits and inner hyphens. Shared
+ * with the email userfields, whose values pass the same check.
+ */
+export const EMAIL_PATTERN =
+  "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$";
 export const EMAIL_MAX_LENGTH = 254;
 /** ISO 639-1, optionally -REGION; also the keys of a userfield's localizedNames. */
 export const LOCALE_PATTERN = '^[a-z]{2}(-[A-Z]{2})?$';
 
-const Email = Type.String({
-  maxLength: EMAIL_MAX_LENGTH,
-  pattern: EMAIL_PATTERN,
-  errorMessage: EMAIL_MESSAGE,
-  description: 'Login email, unique in the organization (case-insensitive)',
-});
+const Email = (description: string, options: SchemaOptions = {}) =>
+  Type.String({ maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_PATTERN, errorMessage: EMAIL_MESSAGE, description, ...options });
+// The example is what the docs page fills in; a filter has none, so trying a list shows everything.
+const LoginEmail = Email('Login email, unique in the organization (case-insensitive)', { examples: ['jane.doe@example.com'] });
+/** Checked by the `password` format against the configured policy (lib/password-policy.ts), which also words the refusal. */
 const Password = Type.String({
-  pattern: '^(?=[\\s\\S]*\\p{L})(?=[\\s\\S]*\\p{N})[\\s\\S]{6,64}$',
-  errorMessage: PASSWORD_MESSAGE,
-  description: 'Write-only. 6 to 64 characters with at least one letter and one number',
+  format: 'password',
+  description: 'Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number',
   writeOnly: true,
 });
 const Name = (description: string) => Type.String({ maxLength: 255, errorMessage: 'must be a string of at most 255 characters', description });
@@ -70,7 +72,7 @@ const Active = Type.Boolean({
 });
 
 export const CreateUser = Body({
-  email: Email,
+  email: LoginEmail,
   password: Type.Optional(Password),
   firstName: Type.Optional(Name('First name')),
   lastName: Type.Optional(Name('Last name')),
@@ -84,7 +86,7 @@ export type CreateUser = Static<typeof CreateUser>;
 
 /** Partial: what is not sent keeps its value; `null` or `""` clears an optional property. */
 export const UpdateUser = Body({
-  email: Type.Optional(Email),
+  email: Type.Optional(LoginEmail),
   password: Type.Optional(Password),
   firstName: Type.Optional(Nullable(Name('First name'))),
   lastName: Type.Optional(Nullable(Name('Last name'))),
@@ -97,7 +99,7 @@ export const UpdateUser = Body({
 export type UpdateUser = Static<typeof UpdateUser>;
 
 export const UserQuery = ListQuery({
-  email: Type.Optional(Type.String({ description: 'Exact match, case-insensitive' })),
+  email: Type.Optional(Email('Exact match, case-insensitive')),
   firstName: SubstringFilter(),
   lastName: SubstringFilter(),
   username: SubstringFilter(),
@@ -106,6 +108,7 @@ export const UserQuery = ListQuery({
     Type.Boolean({ errorMessage: 'must be true or false', description: 'Beyond v5. true: active users only; false: deactivated users only' }),
   ),
   createdDate: DateFilter('Creation date'),
+  updatedDate: UpdatedDateFilter(),
   lastLoginDate: DateFilter('Last login date'),
 });
 export type UserQuery = Static<typeof UserQuery>;

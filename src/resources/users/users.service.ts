@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { uniqueViolation } from '../../db/database.js';
 import { inTransaction } from '../../db/locking.js';
+import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
-import { parseDateFilter } from '../../lib/date-filter.js';
+import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
@@ -11,6 +12,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { parseTagFilter, tagsColumn, tagsOf, withTag, withoutTag } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
+import { recordEvent } from '../../events/outbox.js';
 import { usersRepository, type NewUser, type UserPatch, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
@@ -19,8 +21,12 @@ export interface ProvisionedProperties {
   /** The identity provider's id for the user; null clears it. */
   externalId?: string | null;
 }
-export type UserCreation = CreateUser & ProvisionedProperties;
-export type UserChanges = UpdateUser & ProvisionedProperties;
+/** A password hashed beforehand: an import hashes many at once, in parallel, before its transactions. */
+export interface PrehashedPassword {
+  passwordHash?: string;
+}
+export type UserCreation = CreateUser & ProvisionedProperties & PrehashedPassword;
+export type UserChanges = UpdateUser & ProvisionedProperties & PrehashedPassword;
 
 /** A change of one tag on many users: a SCIM group gaining or losing members, or being renamed. */
 export interface TagChange {
@@ -28,7 +34,7 @@ export interface TagChange {
   remove?: string;
 }
 
-function toResponse(row: VisibleUserRow): User {
+export function toResponse(row: VisibleUserRow): User {
   const user: User = { id: row.id, email: row.email, createdDate: row.created_date, active: row.active, updatedDate: row.updated_date };
   if (row.first_name) user.firstName = row.first_name;
   if (row.last_name) user.lastName = row.last_name;
@@ -75,8 +81,9 @@ export function usersService(db: Kysely<Database>) {
           username: query.username,
           tags: query.tags === undefined ? undefined : parseTagFilter('tags', query.tags),
           active: query.active,
-          createdDate: query.createdDate === undefined ? undefined : parseDateFilter(query.createdDate),
-          lastLoginDate: query.lastLoginDate === undefined ? undefined : parseDateFilter(query.lastLoginDate),
+          createdDate: dateRangeOf(query.createdDate),
+          updatedDate: dateRangeOf(query.updatedDate),
+          lastLoginDate: dateRangeOf(query.lastLoginDate),
         },
         paging,
       );
@@ -96,7 +103,7 @@ export function usersService(db: Kysely<Database>) {
         last_name: blankToNull(input.lastName),
         username: blankToNull(input.username),
         email: input.email,
-        password_hash: input.password ? await hashPassword(input.password) : null,
+        password_hash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
         locale: blankToNull(input.locale),
         tags: tagsColumn(input.tags),
         created_date: at,
@@ -106,31 +113,51 @@ export function usersService(db: Kysely<Database>) {
         external_id: blankToNull(input.externalId),
       };
       await checkUnique(caller.orgId, row);
-      await conflictsAsFieldErrors(() => users.insert(row));
+      await conflictsAsFieldErrors(() =>
+        inTransaction(db, async (trx) => {
+          const repository = usersRepository(trx);
+          await repository.insert(row);
+          await recordEvent(trx, caller.orgId, 'user.created', toResponse((await repository.find(caller.orgId, row.id))!));
+        }),
+      );
       return row.id;
     },
 
     async update(caller: Caller, id: string, input: UserChanges): Promise<void> {
-      await findById(id, (id) => users.find(caller.orgId, id));
-      const patch: UserPatch = {};
-      if (input.email !== undefined) patch.email = input.email;
-      if (input.username !== undefined) patch.username = blankToNull(input.username);
-      if (input.firstName !== undefined) patch.first_name = blankToNull(input.firstName);
-      if (input.lastName !== undefined) patch.last_name = blankToNull(input.lastName);
-      if (input.locale !== undefined) patch.locale = blankToNull(input.locale);
-      if (input.tags !== undefined) patch.tags = tagsColumn(input.tags);
-      if (input.password !== undefined) patch.password_hash = await hashPassword(input.password);
-      if (input.active !== undefined) patch.active = input.active;
-      if (input.externalId !== undefined) patch.external_id = blankToNull(input.externalId);
+      const current = await findById(id, (id) => users.find(caller.orgId, id));
+      const requested: UserPatch = {};
+      if (input.email !== undefined) requested.email = input.email;
+      if (input.username !== undefined) requested.username = blankToNull(input.username);
+      if (input.firstName !== undefined) requested.first_name = blankToNull(input.firstName);
+      if (input.lastName !== undefined) requested.last_name = blankToNull(input.lastName);
+      if (input.locale !== undefined) requested.locale = blankToNull(input.locale);
+      if (input.tags !== undefined) requested.tags = tagsColumn(input.tags);
+      if (input.passwordHash !== undefined) requested.password_hash = input.passwordHash;
+      else if (input.password !== undefined) requested.password_hash = await hashPassword(input.password);
+      if (input.active !== undefined) requested.active = input.active;
+      if (input.externalId !== undefined) requested.external_id = blankToNull(input.externalId);
+      const patch = changedColumns(current, requested);
       if (Object.keys(patch).length === 0) return;
       patch.updated_date = now();
       await checkUnique(caller.orgId, patch, id);
-      const updated = await conflictsAsFieldErrors(() => users.update(caller.orgId, id, patch));
-      if (!updated) throw errors.notFound(); // deleted meanwhile
+      await conflictsAsFieldErrors(() =>
+        inTransaction(db, async (trx) => {
+          const repository = usersRepository(trx);
+          if (!(await repository.update(caller.orgId, id, patch))) throw errors.notFound(); // deleted meanwhile
+          await recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, id))!));
+        }),
+      );
     },
 
     async delete(caller: Caller, id: string): Promise<void> {
-      if (!isId(id) || !(await users.delete(caller.orgId, id))) throw errors.notFound();
+      if (!isId(id)) throw errors.notFound();
+      await inTransaction(db, async (trx) => {
+        const repository = usersRepository(trx);
+        // The tombstone carries the user as it was, for a sync job to know whom it deletes.
+        const user = await repository.find(caller.orgId, id);
+        if (!user || !(await repository.delete(caller.orgId, id))) throw errors.notFound();
+        await recordEvent(trx, caller.orgId, 'user.deleted', toResponse(user));
+      });
     },
 
     /**
@@ -148,7 +175,9 @@ export function usersService(db: Kysely<Database>) {
           if (change.remove !== undefined) tags = withoutTag(tags, change.remove);
           if (change.add !== undefined) tags = withTag(tags, change.add);
           const column = tagsColumn(tags);
-          if (column !== row.tags) await repository.update(caller.orgId, row.id, { tags: column, updated_date: at });
+          if (column === row.tags) continue;
+          await repository.update(caller.orgId, row.id, { tags: column, updated_date: at });
+          await recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, row.id))!));
         }
         const found = new Set(rows.map((row) => row.id));
         return ids.filter((id) => !found.has(id));

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
-import { projectDocument } from '../documents.js';
+import { projection } from '../documents.js';
 import { listQueryOf, queryText } from '../list.js';
 import { scimBase } from '../scim.plugin.js';
 import { GROUP_RESOURCE } from './scim-groups.service.js';
@@ -16,19 +16,20 @@ export const scimGroupsRoutes: ResourceRoutes<ScimGroupsService> = async (app, {
   app.get('/Groups', async (request) => service.list(context(request), listQueryOf(request)));
 
   app.post('/Groups', async (request, reply) => {
+    const show = projection(GROUP_RESOURCE, ...attributes(request));
     const document = await service.create(context(request), request.body);
-    const shown = projectDocument(document, GROUP_RESOURCE, ...attributes(request));
     return reply
       .code(201)
       .header('Location', (document.meta as { location: string }).location)
-      .send(shown);
+      .send(show(document));
   });
 
   app.get<ById>('/Groups/:id', async (request) => service.get(context(request), request.params.id, ...attributes(request)));
 
-  app.put<ById>('/Groups/:id', async (request) =>
-    projectDocument(await service.replace(context(request), request.params.id, request.body), GROUP_RESOURCE, ...attributes(request)),
-  );
+  app.put<ById>('/Groups/:id', async (request) => {
+    const show = projection(GROUP_RESOURCE, ...attributes(request));
+    return show(await service.replace(context(request), request.params.id, request.body));
+  });
 
   app.patch<ById>('/Groups/:id', async (request, reply) => {
     await service.patch(context(request), request.params.id, request.body);

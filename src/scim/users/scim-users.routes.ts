@@ -1,15 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
-import { projectDocument, type ScimDocument } from '../documents.js';
+import { projection, type ScimDocument } from '../documents.js';
 import { listQueryOf, queryText } from '../list.js';
 import { scimBase } from '../scim.plugin.js';
 import type { ScimUsersContext, ScimUsersService } from './scim-users.service.js';
 
 type ById = { Params: { id: string } };
 
-/** A resource as asked with `attributes`/`excludedAttributes`. */
-export function shown(ctx: { schema: ScimUsersContext['schema'] }, request: FastifyRequest, document: ScimDocument): ScimDocument {
-  return projectDocument(document, ctx.schema, queryText(request, 'attributes'), queryText(request, 'excludedAttributes'));
+/** A resource as asked with `attributes`/`excludedAttributes`, checked before the request does anything. */
+function shown(ctx: { schema: ScimUsersContext['schema'] }, request: FastifyRequest): (document: ScimDocument) => ScimDocument {
+  return projection(ctx.schema, queryText(request, 'attributes'), queryText(request, 'excludedAttributes'));
 }
 
 /** /Users (RFC 7644 §3): list with filter and paging, create, read, replace (PUT), patch, delete. */
@@ -20,26 +20,30 @@ export const scimUsersRoutes: ResourceRoutes<ScimUsersService> = async (app, { s
 
   app.post('/Users', async (request, reply) => {
     const ctx = await context(request);
+    const show = shown(ctx, request);
     const document = await service.create(ctx, request.body);
     return reply
       .code(201)
       .header('Location', (document.meta as { location: string }).location)
-      .send(shown(ctx, request, document));
+      .send(show(document));
   });
 
   app.get<ById>('/Users/:id', async (request) => {
     const ctx = await context(request);
-    return shown(ctx, request, await service.get(ctx, request.params.id));
+    const show = shown(ctx, request);
+    return show(await service.get(ctx, request.params.id));
   });
 
   app.put<ById>('/Users/:id', async (request) => {
     const ctx = await context(request);
-    return shown(ctx, request, await service.replace(ctx, request.params.id, request.body));
+    const show = shown(ctx, request);
+    return show(await service.replace(ctx, request.params.id, request.body));
   });
 
   app.patch<ById>('/Users/:id', async (request) => {
     const ctx = await context(request);
-    return shown(ctx, request, await service.patch(ctx, request.params.id, request.body));
+    const show = shown(ctx, request);
+    return show(await service.patch(ctx, request.params.id, request.body));
   });
 
   app.delete<ById>('/Users/:id', async (request, reply) => {

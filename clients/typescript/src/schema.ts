@@ -1,0 +1,4352 @@
+// Generated from the OpenAPI document by `npm run client:generate`; do not edit.
+
+export interface paths {
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get an access token (client credentials grant, RFC 6749 §4.4)
+         * @description Authenticate the client with HTTP Basic (`client_id:client_secret`) or, if it cannot, with `client_id` and `client_secret` in the form. The token expires after `expires_in` seconds and is used like any other: `Authorization: Bearer <token>`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /** @description client_credentials */
+                        grant_type?: string;
+                        /** @description Space-separated, among read, write, scim; narrows the client's scopes (default: all of them) */
+                        scope?: string;
+                        /** @description With client_secret_post only; prefer HTTP Basic */
+                        client_id?: string;
+                        /** @description With client_secret_post only; prefer HTTP Basic */
+                        client_secret?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque; send it as `Authorization: Bearer <token>` to /api/v5 */
+                            access_token: string;
+                            /** @enum {string} */
+                            token_type: "Bearer";
+                            /** @description Seconds until it expires */
+                            expires_in: number;
+                            /** @description Space-separated, among read, write, scim */
+                            scope: string;
+                        };
+                    };
+                };
+                /** @description RFC 6749 §5.2 */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
+                            error: string;
+                            error_description?: string;
+                        };
+                    };
+                };
+                /** @description RFC 6749 §5.2 */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
+                            error: string;
+                            error_description?: string;
+                        };
+                    };
+                };
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an access token (RFC 7009)
+         * @description Answers 200 for a token that does not exist or was already revoked; 400 for a token issued to another client.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /** @description The access token to revoke (required) */
+                        token?: string;
+                        /** @description access_token (the only kind this server issues) */
+                        token_type_hint?: string;
+                        /** @description With client_secret_post only; prefer HTTP Basic */
+                        client_id?: string;
+                        /** @description With client_secret_post only; prefer HTTP Basic */
+                        client_secret?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Revoked, or unknown */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description RFC 6749 §5.2 */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
+                            error: string;
+                            error_description?: string;
+                        };
+                    };
+                };
+                /** @description RFC 6749 §5.2 */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
+                            error: string;
+                            error_description?: string;
+                        };
+                    };
+                };
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List users */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    /** @description Exact match, case-insensitive */
+                    email?: string;
+                    /** @description Substring, case-insensitive */
+                    firstName?: string;
+                    /** @description Substring, case-insensitive */
+                    lastName?: string;
+                    /** @description Substring, case-insensitive */
+                    username?: string;
+                    /** @description Tags separated by commas or spaces; a user matches when it has all of them */
+                    tags?: string;
+                    /** @description Beyond v5. true: active users only; false: deactivated users only */
+                    active?: boolean;
+                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    createdDate?: string;
+                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    updatedDate?: string;
+                    /** @description Last login date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    lastLoginDate?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["User"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Create a user */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "jane.doe@example.com",
+                     *       "firstName": "Jane",
+                     *       "lastName": "Doe",
+                     *       "locale": "en-US"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Login email, unique in the organization (case-insensitive)
+                         * @example jane.doe@example.com
+                         */
+                        email: string;
+                        /**
+                         * Format: password
+                         * @description Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number
+                         */
+                        password?: string;
+                        /** @description First name */
+                        firstName?: string;
+                        /** @description Last name */
+                        lastName?: string;
+                        /** @description Unique in the organization (case-insensitive) */
+                        username?: string;
+                        /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
+                        tags?: string[];
+                        /** @description ISO 639-1 language code, optionally -REGION */
+                        locale?: string;
+                        /** @description Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way */
+                        active?: boolean;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly lastLoginDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created; the Location header holds the URL of the new item */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Update a user (partial) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Login email, unique in the organization (case-insensitive)
+                         * @example jane.doe@example.com
+                         */
+                        email?: string;
+                        /**
+                         * Format: password
+                         * @description Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number
+                         */
+                        password?: string;
+                        /** @description First name */
+                        firstName?: string | null;
+                        /** @description Last name */
+                        lastName?: string | null;
+                        /** @description Unique in the organization (case-insensitive) */
+                        username?: string | null;
+                        /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
+                        tags?: string[] | null;
+                        /** @description ISO 639-1 language code, optionally -REGION */
+                        locale?: string | null;
+                        /** @description Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way */
+                        active?: boolean;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly lastLoginDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /** Delete a user and everything that belongs to it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/userfieldcategories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List userfield categories: public first, then private, each by orderIndex */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    /** @description Substring, case-insensitive */
+                    name?: string;
+                    /** @description Only categories of this type */
+                    type?: "public" | "private";
+                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    createdDate?: string;
+                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    updatedDate?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["UserfieldCategory"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Create a userfield category */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique in the organization (case-insensitive) */
+                        name: string;
+                        /**
+                         * @description Fixed for the life of the category
+                         * @enum {string}
+                         */
+                        type: "public" | "private";
+                        /** @description Position among the categories of its type; omitted or beyond the end: the end */
+                        orderIndex?: number;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created; the Location header holds the URL of the new item */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/userfieldcategories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a userfield category */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserfieldCategory"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Rename or reorder a userfield category (partial); its type never changes */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique in the organization (case-insensitive) */
+                        name?: string;
+                        /**
+                         * @description Never changes: accepted only when equal to the current type
+                         * @enum {string}
+                         */
+                        type?: "public" | "private";
+                        /** @description New position among the categories of its type; beyond the end: the end */
+                        orderIndex?: number;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /** Delete an empty userfield category */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/userfields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List userfields by category (public first), then orderIndex; predefined fields in no category last */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    createdDate?: string;
+                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    updatedDate?: string;
+                    /** @description Only fields in categories of this type (predefined fields in no category match neither) */
+                    categoryType?: "public" | "private";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Userfield"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Create a userfield */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * @description categoryId or categoryName is required; an unknown categoryName creates the category.
+             *
+             *     Which properties each type has (besides id, type, createdDate, updatedDate and its category and orderIndex):
+             *     - text, email: name, localizedNames, required, constraints (minimumLength, maximumLength), size
+             *     - number, decimal: name, localizedNames, required, constraints (minimumValue, maximumValue), size
+             *     - date: name, localizedNames, required, constraints (minimumDate, maximumDate), size
+             *     - dropdown, radiobuttons, checkboxes: name, localizedNames, required, options
+             *     - checkbox: name, localizedNames
+             *     - truefalse, yesno: name, localizedNames, required
+             *     - message: message
+             */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "text",
+                     *       "name": "Employee number",
+                     *       "categoryName": "Employment"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NewUserfieldText"] | components["schemas"]["NewUserfieldNumber"] | components["schemas"]["NewUserfieldDecimal"] | components["schemas"]["NewUserfieldEmail"] | components["schemas"]["NewUserfieldDate"] | components["schemas"]["NewUserfieldDropdown"] | components["schemas"]["NewUserfieldRadiobuttons"] | components["schemas"]["NewUserfieldCheckbox"] | components["schemas"]["NewUserfieldCheckboxes"] | components["schemas"]["NewUserfieldTruefalse"] | components["schemas"]["NewUserfieldYesno"] | components["schemas"]["NewUserfieldMessage"];
+                };
+            };
+            responses: {
+                /** @description Created; the Location header holds the URL of the new item */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/userfields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a userfield */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /**
+                 * @description Which properties each type has (besides id, type, createdDate, updatedDate and its category and orderIndex):
+                 *     - text, email: name, localizedNames, required, constraints (minimumLength, maximumLength), size
+                 *     - number, decimal: name, localizedNames, required, constraints (minimumValue, maximumValue), size
+                 *     - date: name, localizedNames, required, constraints (minimumDate, maximumDate), size
+                 *     - dropdown, radiobuttons, checkboxes: name, localizedNames, required, options
+                 *     - checkbox: name, localizedNames
+                 *     - truefalse, yesno: name, localizedNames, required
+                 *     - message: message
+                 */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Userfield"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Update a userfield (partial): move, rename, required, options, constraints, message, size, orderIndex */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Partial: what is not sent keeps its value. categoryId or categoryName moves the field to another category (the end unless orderIndex is sent); an unknown categoryName creates the category, as on create. A predefined field keeps its name. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Never changes: ignored when equal to the current type
+                         * @enum {string}
+                         */
+                        type?: "text" | "number" | "decimal" | "email" | "date" | "dropdown" | "radiobuttons" | "checkbox" | "checkboxes" | "truefalse" | "yesno" | "message" | "radios";
+                        name?: string | null;
+                        /** @description message fields only */
+                        message?: string | null;
+                        /**
+                         * @description Type of the category that an unknown categoryName creates (default public); otherwise must match the category the field is (or moves) in
+                         * @enum {string}
+                         */
+                        categoryType?: "public" | "private";
+                        /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+                        localizedNames?: {
+                            [key: string]: string;
+                        };
+                        required?: boolean;
+                        /** @description dropdown, radiobuttons, checkboxes: names unique (case-insensitive); at most one selected except for checkboxes. On update the list replaces the old one */
+                        options?: {
+                            name: string;
+                            /** @description Chosen by default */
+                            selected?: boolean;
+                        }[];
+                        /** @description text, email: lengths; number, decimal: values; date: mm/dd/yyyy. A minimum never exceeds its maximum. On update the object replaces the old one; {} clears them all */
+                        constraints?: {
+                            minimumLength?: number;
+                            maximumLength?: number;
+                            minimumValue?: number;
+                            maximumValue?: number;
+                            minimumDate?: string;
+                            maximumDate?: string;
+                        };
+                        /**
+                         * @description Width of the entry; default medium
+                         * @enum {string}
+                         */
+                        size?: "small" | "medium" | "mediumlarge" | "large";
+                        /** @description The category to place the field in */
+                        categoryId?: string;
+                        /** @description The category to place the field in, by name (case-insensitive) */
+                        categoryName?: string;
+                        /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+                        orderIndex?: number;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly readOnly?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /** Delete a custom userfield with its values, or take a predefined one out of its category */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}/userfieldvalues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user's userfield values */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The values a user holds, keyed by userfield id; {} when there are none */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Set or clear some of a user's userfield values, all or nothing */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Values to set, keyed by userfield id; fields not named keep their value. All or nothing: when one entry is refused, none is written and fieldErrors names every refused userfield id */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/offeringcategories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List offering categories in list order */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    /** @description Substring, case-insensitive */
+                    name?: string;
+                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    createdDate?: string;
+                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    updatedDate?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["OfferingCategory"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Create an offering category */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique in the organization (case-insensitive) */
+                        name: string;
+                        description?: string;
+                        /** @description Hex colour #rrggbb */
+                        color?: string;
+                        /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
+                        orderIndex?: number;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created; the Location header holds the URL of the new item */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/offeringcategories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an offering category */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OfferingCategory"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Update an offering category (partial); orderIndex moves it */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique in the organization (case-insensitive) */
+                        name?: string;
+                        description?: string | null;
+                        /** @description Hex colour #rrggbb */
+                        color?: string | null;
+                        /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
+                        orderIndex?: number;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /** Delete an offering category; offerings lose it from offeringCategoryIds */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/offerings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List offerings in list order; userId lists those open for that user to register */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    /** @description Substring, case-insensitive */
+                    title?: string;
+                    /** @description Offerings in this offering category */
+                    offeringCategoryId?: string;
+                    /** @description Tags separated by commas or spaces; an offering matches when it has all of them */
+                    tag?: string;
+                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    createdDate?: string;
+                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    updatedDate?: string;
+                    /** @description Offerings open now for this user to register: within the registration window and not blocked by one of their registrations */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Offering"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Create an offering */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        /** @description Start of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                        beginDate?: string;
+                        /** @description End of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                        endDate?: string;
+                        /** @description Registration opens; absent → open from the start, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                        registrationBeginDate?: string;
+                        /** @description Registration closes; absent → never closes, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                        registrationEndDate?: string;
+                        catalogDescription?: string;
+                        price?: number;
+                        /** @description Ids of offering categories of the organization; replaces the list */
+                        offeringCategoryIds?: string[];
+                        /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
+                        tags?: string[];
+                        /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
+                        orderIndex?: number;
+                        /** @description Lowest grade that passes (default 70) */
+                        passingGrade?: number;
+                        /** @description Whether a user whose registration was graded may register again (default false) */
+                        allowRetake?: boolean;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created; the Location header holds the URL of the new item */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/offerings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an offering */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Offering"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Update an offering (partial); orderIndex moves it */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        /** @description Start of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                        beginDate?: string | null;
+                        /** @description End of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                        endDate?: string | null;
+                        /** @description Registration opens, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                        registrationBeginDate?: string | null;
+                        /** @description Registration closes, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                        registrationEndDate?: string | null;
+                        catalogDescription?: string | null;
+                        price?: number | null;
+                        /** @description Ids of offering categories of the organization; replaces the list */
+                        offeringCategoryIds?: string[] | null;
+                        /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
+                        tags?: string[] | null;
+                        /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
+                        orderIndex?: number;
+                        /** @description Lowest grade that passes (default 70) */
+                        passingGrade?: number;
+                        /** @description Whether a user whose registration was graded may register again (default false) */
+                        allowRetake?: boolean;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /** Delete an offering that has no registrations but ejected ones (which go with it) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List registrations by creation date */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    /** @description active, passed, failed, ejected */
+                    status?: "active" | "passed" | "failed" | "ejected";
+                    /** @description The user's registrations */
+                    userId?: string;
+                    /** @description The offering's registrations */
+                    offeringId?: string;
+                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    createdDate?: string;
+                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    updatedDate?: string;
+                    /** @description Begin date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    beginDate?: string;
+                    /** @description Last activity date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    lastActiveDate?: string;
+                    /** @description End date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    endDate?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Registration"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Register a user for an offering that is open for registration */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A user of the organization */
+                        userId: string;
+                        /** @description An offering of the organization, open for registration */
+                        offeringId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created; the Location header holds the URL of the new item */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/registrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a registration */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Registration"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Eject ({"status": "ejected"}) or grade ({"grade": n}) a registration */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description "ejected" ends an active registration without a grade; the current status changes nothing
+                         * @enum {string}
+                         */
+                        status?: "active" | "passed" | "failed" | "ejected";
+                        /** @description 0-100; the registration becomes passed when it reaches the offering's passingGrade, else failed */
+                        grade?: number;
+                        /** @description Only with grade */
+                        graderComment?: string | null;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly userId?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly offeringId?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly title?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly graderId?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly beginDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly lastActiveDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly endDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agreements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the agreements defined: standard, then custom */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Agreement"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agreements/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the standard or custom agreement */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description standard or custom */
+                    type: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Agreement"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Define (title and text required the first time) or revise an agreement */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description standard or custom */
+                    type: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        text?: string;
+                        /** @description The custom agreement is always required */
+                        required?: boolean;
+                        /** @description Read-only; ignored on input. */
+                        readonly type?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}/agreements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's agreements: standard, then custom when defined */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["UserAgreement"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}/agreements/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's agreement to the standard or custom agreement */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description standard or custom */
+                    type: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserAgreement"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Record that the user agrees (to the current text) or no longer agrees */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description standard or custom */
+                    type: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        agreed: boolean;
+                        /** @description Read-only; ignored on input. */
+                        readonly type?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly title?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly text?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly agreedDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scimattributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM attributes mapped onto userfields */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Beyond v5. SCIM attributes mapped onto userfields, keyed by attribute: enterprise extension attributes (urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department, ...), core attributes the server does not store itself (title, phoneNumbers[type eq "work"].value, ...) or attributes of the organization's own extension schema (urn:...:<attribute>). Identity providers then read and write those userfields through /scim/v2, validated by each userfield's own rules */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description No resource exists with the given id. */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Map SCIM attributes onto userfields (null removes a mapping), all or nothing */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Mappings to add or change, keyed by attribute; null removes one. Attributes not named keep their mapping. All or nothing */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description No resource exists with the given id. */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Beyond v5. The changes of the organization in the order they committed, kept for a retention period (30 days by default) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The id of the last event read: the list goes on after it. Absent: from the oldest event kept */
+                    after?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Event"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Beyond v5. List webhooks */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Webhook"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Beyond v5. Create a webhook: the answer holds its signing secret, shown this once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
+                        url: string;
+                        /** @description The event types the webhook receives */
+                        events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                        description?: string;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly disabledReason?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly disabledDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                            description?: string;
+                            /** @description True after every attempt failed for 24 hours, or when disabled by PUT; nothing is delivered meanwhile */
+                            disabled: boolean;
+                            disabledReason?: string;
+                            /**
+                             * @description When it was disabled, UTC yyyy-mm-ddThh:mm:ssZ
+                             * @example 2013-10-23T00:48:50Z
+                             */
+                            disabledDate?: string;
+                            /**
+                             * @description When the webhook was created, UTC yyyy-mm-ddThh:mm:ssZ
+                             * @example 2013-10-23T00:48:50Z
+                             */
+                            createdDate: string;
+                            /**
+                             * @description When it last changed, UTC yyyy-mm-ddThh:mm:ssZ
+                             * @example 2013-10-23T00:48:50Z
+                             */
+                            updatedDate: string;
+                            /** @description The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it */
+                            secret: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Beyond v5. Get a webhook */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /** Beyond v5. Update a webhook (partial); disabled: false enables it again */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
+                        url?: string;
+                        /** @description The event types the webhook receives */
+                        events?: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                        description?: string | null;
+                        disabled?: boolean;
+                        /** @description Read-only; ignored on input. */
+                        readonly id?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly createdDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly updatedDate?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly disabledReason?: unknown;
+                        /** @description Read-only; ignored on input. */
+                        readonly disabledDate?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /** Beyond v5. Delete a webhook and its deliveries */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Beyond v5. Send a webhook.ping event to the webhook now */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Beyond v5. The deliveries to the webhook, newest first, each with its attempts */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["WebhookDelivery"][];
+                            /**
+                             * Format: uri
+                             * @description Present when more items follow
+                             */
+                            next?: string;
+                            /**
+                             * Format: uri
+                             * @description Present when offset > 0
+                             */
+                            prev?: string;
+                            /**
+                             * Format: uri
+                             * @description Same as prev
+                             */
+                            previous?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Beyond v5. Send a delivery again now, with the same webhook-id, and retry it for another day */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                406: components["responses"]["NotAcceptable"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        User: {
+            id: string;
+            firstName?: string;
+            lastName?: string;
+            username?: string;
+            email: string;
+            tags?: string[];
+            locale?: string;
+            /**
+             * @description When the user was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Last login, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            lastLoginDate?: string;
+            /** @description Beyond v5. False while the user is deactivated (by an identity provider through SCIM, or by PUT): nothing is deleted, but the user cannot be registered for offerings until reactivated */
+            active: boolean;
+            /**
+             * @description Beyond v5. When the user, its tags included, last changed, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        UserfieldCategory: {
+            id: string;
+            /**
+             * @description public: visible to and editable by the user; private: administrators only
+             * @enum {string}
+             */
+            type: "public" | "private";
+            name: string;
+            /** @description Zero-based position among the categories of its type */
+            orderIndex: number;
+            /**
+             * @description When the category was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /**
+         * @description Which properties each type has (besides id, type, createdDate, updatedDate and its category and orderIndex):
+         *     - text, email: name, localizedNames, required, constraints (minimumLength, maximumLength), size
+         *     - number, decimal: name, localizedNames, required, constraints (minimumValue, maximumValue), size
+         *     - date: name, localizedNames, required, constraints (minimumDate, maximumDate), size
+         *     - dropdown, radiobuttons, checkboxes: name, localizedNames, required, options
+         *     - checkbox: name, localizedNames
+         *     - truefalse, yesno: name, localizedNames, required
+         *     - message: message
+         */
+        Userfield: components["schemas"]["UserfieldText"] | components["schemas"]["UserfieldNumber"] | components["schemas"]["UserfieldDecimal"] | components["schemas"]["UserfieldEmail"] | components["schemas"]["UserfieldDate"] | components["schemas"]["UserfieldDropdown"] | components["schemas"]["UserfieldRadiobuttons"] | components["schemas"]["UserfieldCheckbox"] | components["schemas"]["UserfieldCheckboxes"] | components["schemas"]["UserfieldTruefalse"] | components["schemas"]["UserfieldYesno"] | components["schemas"]["UserfieldMessage"];
+        OfferingCategory: {
+            id: string;
+            name: string;
+            description?: string;
+            /** @description Hex colour #rrggbb */
+            color?: string;
+            /** @description Zero-based position in the organization's list */
+            orderIndex: number;
+            /**
+             * @description When the category was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        Offering: {
+            id: string;
+            title: string;
+            /**
+             * @description When the offering was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+            /**
+             * @description Start of the offering, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            beginDate?: string;
+            /**
+             * @description End of the offering, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            endDate?: string;
+            /**
+             * @description Registration opens, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            registrationBeginDate?: string;
+            /**
+             * @description Registration closes, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            registrationEndDate?: string;
+            catalogDescription?: string;
+            price?: number;
+            offeringCategoryIds?: string[];
+            tags?: string[];
+            /** @description Zero-based position in the organization's list */
+            orderIndex: number;
+            passingGrade: number;
+            allowRetake: boolean;
+        };
+        Registration: {
+            id: string;
+            userId: string;
+            offeringId: string;
+            /** @description The offering's title when the registration was made */
+            title: string;
+            /**
+             * @description active, passed, failed, ejected
+             * @enum {string}
+             */
+            status: "active" | "passed" | "failed" | "ejected";
+            /** @description 0-100 */
+            grade?: number;
+            graderId?: string;
+            graderComment?: string;
+            /**
+             * @description When the registration was made, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+            /**
+             * @description When the registration began, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            beginDate: string;
+            /**
+             * @description Last activity, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            lastActiveDate?: string;
+            /**
+             * @description When the registration ended (ejected or graded), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            endDate?: string;
+        };
+        Agreement: {
+            /**
+             * @description standard or custom
+             * @enum {string}
+             */
+            type: "standard" | "custom";
+            title: string;
+            text: string;
+            /**
+             * @description When the agreement was defined, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Last revision, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate?: string;
+            /** @description Whether users must agree; always true for custom */
+            required: boolean;
+        };
+        UserAgreement: {
+            /**
+             * @description standard or custom
+             * @enum {string}
+             */
+            type: "standard" | "custom";
+            /** @description Once agreed, the title the user agreed to */
+            title: string;
+            /** @description Once agreed, the text the user agreed to, even if the agreement was revised since */
+            text: string;
+            /**
+             * @description When the agreement was defined, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            agreed: boolean;
+            /**
+             * @description When the user agreed; absent while not agreed, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            agreedDate?: string;
+        };
+        Event: {
+            /** @description Unique; also the webhook-id of its webhook deliveries, and the cursor that reads on after it */
+            id: string;
+            /**
+             * @description What happened
+             * @enum {string}
+             */
+            type: "user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted";
+            /**
+             * @description When the change committed, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            organizationId: string;
+            /** @description The resource as the API returns it after the change; for a deletion, as it was before (a tombstone). userfieldvalues.updated: {userId, values}; useragreement.updated: the user agreement with its userId */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+            description?: string;
+            /** @description True after every attempt failed for 24 hours, or when disabled by PUT; nothing is delivered meanwhile */
+            disabled: boolean;
+            disabledReason?: string;
+            /**
+             * @description When it was disabled, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            disabledDate?: string;
+            /**
+             * @description When the webhook was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description When it last changed, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description The webhook-id header: the same on every attempt and resend */
+            eventId: string;
+            /** @description An event type, or webhook.ping for a test */
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /** @description While pending: when the next attempt is due (UTC, with milliseconds) */
+            nextAttemptDate?: string;
+            /**
+             * @description When the delivery was queued, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            attempts: {
+                attempt: number;
+                /**
+                 * @description When the attempt began, UTC yyyy-mm-ddThh:mm:ssZ
+                 * @example 2013-10-23T00:48:50Z
+                 */
+                attemptedDate: string;
+                durationMs: number;
+                /** @description The receiver's HTTP status */
+                statusCode?: number;
+                /** @description Why no answer came (timeout, refused address, connection error) */
+                error?: string;
+                /** @description The start of the receiver's answer */
+                responseBody?: string;
+            }[];
+        };
+        /** Text userfield */
+        UserfieldText: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            constraints?: {
+                minimumLength?: number;
+                maximumLength?: number;
+            };
+            /** @enum {string} */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Number userfield */
+        UserfieldNumber: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "number";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            constraints?: {
+                minimumValue?: number;
+                maximumValue?: number;
+            };
+            /** @enum {string} */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Decimal userfield */
+        UserfieldDecimal: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "decimal";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            constraints?: {
+                minimumValue?: number;
+                maximumValue?: number;
+            };
+            /** @enum {string} */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Email userfield */
+        UserfieldEmail: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "email";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            constraints?: {
+                minimumLength?: number;
+                maximumLength?: number;
+            };
+            /** @enum {string} */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Date userfield */
+        UserfieldDate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "date";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            constraints?: {
+                minimumDate?: string;
+                maximumDate?: string;
+            };
+            /** @enum {string} */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Dropdown userfield */
+        UserfieldDropdown: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dropdown";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            options?: {
+                name: string;
+                selected: boolean;
+            }[];
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Radiobuttons userfield */
+        UserfieldRadiobuttons: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "radiobuttons";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            options?: {
+                name: string;
+                selected: boolean;
+            }[];
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Checkbox userfield */
+        UserfieldCheckbox: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checkbox";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Checkboxes userfield */
+        UserfieldCheckboxes: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checkboxes";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            options?: {
+                name: string;
+                selected: boolean;
+            }[];
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Truefalse userfield */
+        UserfieldTruefalse: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "truefalse";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Yesno userfield */
+        UserfieldYesno: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "yesno";
+            name?: string;
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            required?: boolean;
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** Message userfield */
+        UserfieldMessage: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message";
+            /** @description Zero-based position within its category */
+            orderIndex?: number;
+            /** @description Absent for a predefined field in no category */
+            categoryId?: string;
+            categoryName?: string;
+            /**
+             * @description The visibility of its category
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            message?: string;
+            /** @description Present (true) on predefined fields only */
+            readOnly?: boolean;
+            /**
+             * @description When the field was created, UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            createdDate: string;
+            /**
+             * @description Beyond v5. Set on creation and on every change (a change of its position in a list included), UTC yyyy-mm-ddThh:mm:ssZ
+             * @example 2013-10-23T00:48:50Z
+             */
+            updatedDate: string;
+        };
+        /** New Text userfield */
+        NewUserfieldText: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description text, email: lengths; number, decimal: values; date: mm/dd/yyyy. A minimum never exceeds its maximum. On update the object replaces the old one; {} clears them all */
+            constraints?: {
+                minimumLength?: number;
+                maximumLength?: number;
+            };
+            /**
+             * @description Width of the entry; default medium
+             * @enum {string}
+             */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Number userfield */
+        NewUserfieldNumber: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "number";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description text, email: lengths; number, decimal: values; date: mm/dd/yyyy. A minimum never exceeds its maximum. On update the object replaces the old one; {} clears them all */
+            constraints?: {
+                minimumValue?: number;
+                maximumValue?: number;
+            };
+            /**
+             * @description Width of the entry; default medium
+             * @enum {string}
+             */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Decimal userfield */
+        NewUserfieldDecimal: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "decimal";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description text, email: lengths; number, decimal: values; date: mm/dd/yyyy. A minimum never exceeds its maximum. On update the object replaces the old one; {} clears them all */
+            constraints?: {
+                minimumValue?: number;
+                maximumValue?: number;
+            };
+            /**
+             * @description Width of the entry; default medium
+             * @enum {string}
+             */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Email userfield */
+        NewUserfieldEmail: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "email";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description text, email: lengths; number, decimal: values; date: mm/dd/yyyy. A minimum never exceeds its maximum. On update the object replaces the old one; {} clears them all */
+            constraints?: {
+                minimumLength?: number;
+                maximumLength?: number;
+            };
+            /**
+             * @description Width of the entry; default medium
+             * @enum {string}
+             */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Date userfield */
+        NewUserfieldDate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "date";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description text, email: lengths; number, decimal: values; date: mm/dd/yyyy. A minimum never exceeds its maximum. On update the object replaces the old one; {} clears them all */
+            constraints?: {
+                minimumDate?: string;
+                maximumDate?: string;
+            };
+            /**
+             * @description Width of the entry; default medium
+             * @enum {string}
+             */
+            size?: "small" | "medium" | "mediumlarge" | "large";
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Dropdown userfield */
+        NewUserfieldDropdown: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dropdown";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description dropdown, radiobuttons, checkboxes: names unique (case-insensitive); at most one selected except for checkboxes. On update the list replaces the old one */
+            options: {
+                name: string;
+                /** @description Chosen by default */
+                selected?: boolean;
+            }[];
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Radiobuttons userfield */
+        NewUserfieldRadiobuttons: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "radiobuttons" | "radios";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description dropdown, radiobuttons, checkboxes: names unique (case-insensitive); at most one selected except for checkboxes. On update the list replaces the old one */
+            options: {
+                name: string;
+                /** @description Chosen by default */
+                selected?: boolean;
+            }[];
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Checkbox userfield */
+        NewUserfieldCheckbox: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checkbox";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Checkboxes userfield */
+        NewUserfieldCheckboxes: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checkboxes";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description dropdown, radiobuttons, checkboxes: names unique (case-insensitive); at most one selected except for checkboxes. On update the list replaces the old one */
+            options: {
+                name: string;
+                /** @description Chosen by default */
+                selected?: boolean;
+            }[];
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Truefalse userfield */
+        NewUserfieldTruefalse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "truefalse";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Yesno userfield */
+        NewUserfieldYesno: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "yesno";
+            name: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+            localizedNames?: {
+                [key: string]: string;
+            };
+            required?: boolean;
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /** New Message userfield */
+        NewUserfieldMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message";
+            /** @description message fields only */
+            message: string;
+            /**
+             * @description Type of the category that an unknown categoryName creates (default public); must match an existing one
+             * @enum {string}
+             */
+            categoryType?: "public" | "private";
+            /** @description The category to place the field in */
+            categoryId?: string;
+            /** @description The category to place the field in, by name (case-insensitive) */
+            categoryName?: string;
+            /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+            orderIndex?: number;
+            /** @description Read-only; ignored on input. */
+            readonly id?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly createdDate?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly readOnly?: unknown;
+            /** @description Read-only; ignored on input. */
+            readonly updatedDate?: unknown;
+        };
+        /**
+         * Validation errors
+         * @description A refused request (400)
+         */
+        ValidationErrors: {
+            message?: string;
+            fieldErrors?: {
+                [key: string]: string;
+            };
+            errors?: string[];
+        };
+        /**
+         * Errors
+         * @description Any other refusal; 401 and 403 also carry the RFC 6750 `error` and `error_description`
+         */
+        Errors: {
+            errors: string[];
+            error?: string;
+            error_description?: string;
+        };
+    };
+    responses: {
+        /** @description The request is refused: `fieldErrors` names each invalid property */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationErrors"];
+            };
+        };
+        /** @description No valid access token */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description The token lacks the operation's scope, or HTTPS is required */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description No resource exists with the given id */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description The Accept header excludes application/json */
+        NotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description The request body exceeds the size limit */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description A request body must be sent as application/json */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description The rate limit is spent */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description An unexpected error (a bug; the request id finds it in the logs) */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description The database is out of reach; try again */
+        Unavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Identifies the request in the server logs; on every response */
+        "X-Request-Id": string;
+        /** @description The URL of the new item; its last segment is the id */
+        Location: string;
+        /** @description Requests allowed per window (when rate limits are configured) */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window frees a request */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again */
+        "Retry-After": number;
+        /** @description The Bearer challenge, with the error and the scope missing */
+        "WWW-Authenticate": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

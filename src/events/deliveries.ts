@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { Database, WebhookDeliveriesTable } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import { now } from '../lib/time.js';
+import type { EventPayload } from './outbox.js';
+
+/** How long a delivery is retried before it fails for good (Standard Webhooks' and Stripe's practice). */
+export const RETRY_PERIOD_MS = 24 * 3_600_000;
+
+/** A moment with milliseconds, as `next_attempt_at` and `give_up_at` hold them. */
+export const instant = (ms: number): string => new Date(ms).toISOString();
+
+/** A new delivery of `payload` (an event, or a test ping) to one webhook, due at once. */
+export function newDelivery(orgId: string, webhookId: string, message: { id: string; type: string }, payload: string): WebhookDeliveriesTable {
+  const at = Date.now();
+  return {
+    org_id: orgId,
+    id: newId(),
+    webhook_id: webhookId,
+    event_id: message.id,
+    event_type: message.type,
+    payload,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: instant(at),
+    give_up_at: instant(at + RETRY_PERIOD_MS),
+    created_date: now(),
+    updated_date: now(),
+  };
+}
+
+/** Queues `event` for every enabled webhook of its organization that subscribes to its type. */
+export async function queueDeliveries(trx: Kysely<Database>, event: EventPayload): Promise<void> {
+  const webhooks = await trx
+    .selectFrom('webhooks')
+    .select(['id', 'event_types'])
+    .where('org_id', '=', event.organizationId)
+    .where('disabled_date', 'is', null)
+    .execute();
+  const subscribed = webhooks.filter((webhook) => webhook.event_types.split(' ').includes(event.type));
+  if (subscribed.length === 0) return;
+  const payload = JSON.stringify(event);
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(subscribed.map((webhook) => newDelivery(event.organizationId, webhook.id, event, payload)))
+    .execute();
+}

@@ -1,0 +1,42 @@
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../db/locking.js';
+import type { Database } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import { now } from '../lib/time.js';
+import type { EventType } from './event-types.js';
+import { queueDeliveries } from './deliveries.js';
+
+/** The first key of the advisory locks that order one organization's events (the second is the organization's hash). */
+const EVENT_ORDER_LOCK = 0x65766e74; // "evnt"
+
+/** An event as the feed lists it and webhooks receive it. */
+export interface EventPayload {
+  id: string;
+  type: EventType;
+  createdDate: string;
+  organizationId: string;
+  data: object;
+}
+
+/**
+ * Records an event in the transaction `trx` of the change it describes, and queues it for every
+ * webhook of the organization that subscribes to its type: the event exists exactly when the
+ * change committed, whatever crashes in between.
+ *
+ * The feed pages by `seq` and must never skip an event that commits late with a smaller number.
+ * SQLite numbers inside exclusive transactions, so in commit order already. On PostgreSQL the
+ * transaction first takes an advisory lock of the organization that it holds until it ends: the
+ * organization's events are then numbered one transaction after another, in commit order. Called
+ * last in a change, it holds the lock only for the commit.
+ */
+export async function recordEvent(trx: Kysely<Database>, orgId: string, type: EventType, data: object): Promise<EventPayload> {
+  if (!trx.isTransaction) throw new Error(`The ${type} event must be recorded in the transaction of its change`);
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}, hashtext(${orgId}))`.execute(trx);
+  const event: EventPayload = { id: newId(), type, createdDate: now(), organizationId: orgId, data };
+  await trx
+    .insertInto('events')
+    .values({ org_id: orgId, id: event.id, type, created_date: event.createdDate, data: JSON.stringify(data) })
+    .execute();
+  await queueDeliveries(trx, event);
+  return event;
+}

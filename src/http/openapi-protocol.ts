@@ -1,0 +1,110 @@
+import { ERROR_RESPONSE, NOT_FOUND_RESPONSE } from '../lib/schema.js';
+import type { JsonSchema, OpenApiDocument } from '../lib/openapi.js';
+
+/**
+ * What the protocol plugins answer around every route (authentication, scopes, Accept, body limits,
+ * rate limits, an unreachable database), written into the generated document, which only knows the
+ * statuses each route declares itself.
+ */
+
+const JSON_MEDIA = 'application/json';
+const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const HEADERS: Record<string, { description: string; schema: JsonSchema; required?: boolean }> = {
+  'X-Request-Id': { description: 'Identifies the request in the server logs; on every response', schema: { type: 'string' }, required: true },
+  Location: { description: 'The URL of the new item; its last segment is the id', schema: { type: 'string', format: 'uri' }, required: true },
+  'RateLimit-Limit': { description: 'Requests allowed per window (when rate limits are configured)', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window frees a request', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' }, required: true },
+  'WWW-Authenticate': { description: 'The Bearer challenge, with the error and the scope missing', schema: { type: 'string' }, required: true },
+};
+
+const COMMON_HEADERS = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+function headers(...names: string[]): Record<string, unknown> {
+  return Object.fromEntries([...COMMON_HEADERS, ...names].map((name) => [name, ref('headers', name)]));
+}
+
+/** The refusals, by status: their component name, description, body and extra headers. */
+const REFUSALS: Record<string, { name: string; description: string; schema: string; headers?: string[] }> = {
+  400: { name: 'BadRequest', description: 'The request is refused: `fieldErrors` names each invalid property', schema: 'ValidationErrors' },
+  401: { name: 'Unauthorized', description: 'No valid access token', schema: 'Errors', headers: ['WWW-Authenticate'] },
+  403: { name: 'Forbidden', description: "The token lacks the operation's scope, or HTTPS is required", schema: 'Errors' },
+  404: { name: 'NotFound', description: 'No resource exists with the given id', schema: 'Errors' },
+  406: { name: 'NotAcceptable', description: 'The Accept header excludes application/json', schema: 'Errors' },
+  413: { name: 'PayloadTooLarge', description: 'The request body exceeds the size limit', schema: 'Errors' },
+  415: { name: 'UnsupportedMediaType', description: 'A request body must be sent as application/json', schema: 'Errors' },
+  429: { name: 'TooManyRequests', description: 'The rate limit is spent', schema: 'Errors', headers: ['Retry-After'] },
+  500: { name: 'InternalError', description: 'An unexpected error (a bug; the request id finds it in the logs)', schema: 'Errors' },
+  503: { name: 'Unavailable', description: 'The database is out of reach; try again', schema: 'Errors', headers: ['Retry-After'] },
+};
+
+const plain = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema));
+
+function components(document: OpenApiDocument): void {
+  const all = (document.components ??= {}) as Record<string, Record<string, unknown>>;
+  all.schemas = {
+    ...all.schemas,
+    ValidationErrors: { ...plain(ERROR_RESPONSE), title: 'Validation errors', description: 'A refused request (400)' },
+    Errors: {
+      ...plain(NOT_FOUND_RESPONSE),
+      title: 'Errors',
+      description: 'Any other refusal; 401 and 403 also carry the RFC 6750 `error` and `error_description`',
+      properties: {
+        errors: { type: 'array', items: { type: 'string' } },
+        error: { type: 'string' },
+        error_description: { type: 'string' },
+      },
+    },
+  };
+  all.headers = { ...all.headers, ...HEADERS };
+  all.responses = {
+    ...all.responses,
+    ...Object.fromEntries(
+      Object.values(REFUSALS).map(({ name, description, schema, headers: extra = [] }) => [
+        name,
+        { description, headers: headers(...extra), content: { [JSON_MEDIA]: { schema: ref('schemas', schema) } } },
+      ]),
+    ),
+  };
+}
+
+/** Statuses an API operation can answer besides its own: every check before the handler. */
+function refusalsOf(method: string, operation: Record<string, any>): number[] {
+  const statuses = [400, 401, 403, 406, 429, 500, 503];
+  if ((operation.parameters ?? []).some((parameter: { in: string }) => parameter.in === 'path')) statuses.push(404);
+  if (['post', 'put', 'delete'].includes(method)) statuses.push(413, 415);
+  return statuses;
+}
+
+/**
+ * Every operation of the v5 API answers its refusals in the v5 shapes, with their headers; 201 and
+ * 204 have no body (201 has a Location), except a 201 whose route documents one (a new webhook's secret). The OAuth endpoints keep their RFC 6749 refusals.
+ * `outsideApi` names the paths served from the root (OAuth).
+ */
+export function documentProtocol(document: OpenApiDocument, outsideApi: ReadonlySet<string>): OpenApiDocument {
+  components(document);
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!operation?.responses) continue;
+      const responses: Record<string, any> = operation.responses;
+      for (const [status, response] of Object.entries(responses)) {
+        if (status === '201') {
+          // CREATED documents an empty body; a schema with a type or a reference is a real one.
+          const schema = response.content?.[JSON_MEDIA]?.schema;
+          const body = schema?.$ref || schema?.type ? { content: response.content } : {};
+          responses[status] = { description: response.description, headers: headers('Location'), ...body };
+        } else if (status === '204') responses[status] = { description: response.description, headers: headers() };
+        else if (!response.$ref) response.headers = { ...headers(), ...response.headers };
+      }
+      const statuses = outsideApi.has(path) ? [429, 500, 503] : refusalsOf(method, operation);
+      for (const status of statuses) {
+        if (outsideApi.has(path) && responses[status]) continue;
+        responses[status] = ref('responses', REFUSALS[status]!.name);
+      }
+      operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+    }
+  }
+  return document;
+}

@@ -1,0 +1,31 @@
+import type { ResourceRoutes } from '../../http/api-instance.js';
+import { requestOrigin } from '../../http/urls.js';
+import { DEFAULT_LIMIT, Page, type PageBody } from '../../lib/paging.js';
+import { ERROR_RESPONSE } from '../../lib/schema.js';
+import { Event, EventQuery } from './events.schemas.js';
+import type { EventsService } from './events.service.js';
+
+export const eventsRoutes: ResourceRoutes<EventsService> = async (app, { service }) => {
+  app.get(
+    '/events',
+    {
+      schema: {
+        tags: ['Events'],
+        summary: 'Beyond v5. The changes of the organization in the order they committed, kept for a retention period (30 days by default)',
+        querystring: EventQuery,
+        response: { 200: Page(Event), 400: ERROR_RESPONSE },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit ?? DEFAULT_LIMIT;
+      const rows = await service.list(request.caller, request.query);
+      const page: PageBody<Event> = { results: rows.slice(0, limit) };
+      if (rows.length > limit) {
+        const [path] = request.url.split('?', 1) as [string];
+        const params = new URLSearchParams({ after: page.results.at(-1)!.id, limit: String(limit) });
+        page.next = `${requestOrigin(request)}${path}?${params}`;
+      }
+      return page;
+    },
+  );
+};

@@ -1,0 +1,94 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../../events/event-types.js';
+import { ListQuery } from '../../lib/paging.js';
+import { Body, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+
+const Url = Type.String({
+  maxLength: 2048,
+  errorMessage: 'must be an https URL of at most 2048 characters',
+  description: 'Where events are POSTed: https, to a public address (checked on the resolved address at every delivery)',
+});
+const EventTypes = Type.Array(Type.String({ enum: [...EVENT_TYPES] }), {
+  minItems: 1,
+  uniqueItems: true,
+  errorMessage: `must be a list of distinct event types among ${EVENT_TYPES.join(', ')}`,
+  description: 'The event types the webhook receives',
+});
+const Description = Type.String({ maxLength: 1000, errorMessage: 'must be a string of at most 1000 characters' });
+
+export const Webhook = Type.Object(
+  {
+    id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.String({ enum: [...EVENT_TYPES] })),
+    description: Type.Optional(Type.String()),
+    disabled: Type.Boolean({ description: 'True after every attempt failed for 24 hours, or when disabled by PUT; nothing is delivered meanwhile' }),
+    disabledReason: Type.Optional(Type.String()),
+    disabledDate: Type.Optional(Timestamp('When it was disabled')),
+    createdDate: Timestamp('When the webhook was created'),
+    updatedDate: Timestamp('When it last changed'),
+  },
+  { $id: 'Webhook', additionalProperties: false },
+);
+export type Webhook = Static<typeof Webhook>;
+
+export const CreatedWebhook = Type.Object(
+  {
+    ...Webhook.properties,
+    secret: Type.String({ description: 'The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it' }),
+  },
+  { $id: 'CreatedWebhook', additionalProperties: false },
+);
+export type CreatedWebhook = Static<typeof CreatedWebhook>;
+
+const readOnlyProperties = {
+  id: ReadOnly(),
+  createdDate: ReadOnly(),
+  updatedDate: ReadOnly(),
+  disabledReason: ReadOnly(),
+  disabledDate: ReadOnly(),
+};
+
+export const CreateWebhook = Body({ url: Url, events: EventTypes, description: Type.Optional(Description), ...readOnlyProperties });
+export type CreateWebhook = Static<typeof CreateWebhook>;
+
+/** Partial, as every PUT: `disabled: false` enables a disabled webhook again, and its pending deliveries resume. */
+export const UpdateWebhook = Body({
+  url: Type.Optional(Url),
+  events: Type.Optional(EventTypes),
+  description: Type.Optional(Nullable(Description)),
+  disabled: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+  ...readOnlyProperties,
+});
+export type UpdateWebhook = Static<typeof UpdateWebhook>;
+
+export const WebhookQuery = ListQuery({});
+export type WebhookQuery = Static<typeof WebhookQuery>;
+
+export const DeliveryAttempt = Type.Object({
+  attempt: Type.Integer(),
+  attemptedDate: Timestamp('When the attempt began'),
+  durationMs: Type.Integer(),
+  statusCode: Type.Optional(Type.Integer({ description: "The receiver's HTTP status" })),
+  error: Type.Optional(Type.String({ description: 'Why no answer came (timeout, refused address, connection error)' })),
+  responseBody: Type.Optional(Type.String({ description: "The start of the receiver's answer" })),
+});
+
+export const Delivery = Type.Object(
+  {
+    id: Type.String(),
+    eventId: Type.String({ description: 'The webhook-id header: the same on every attempt and resend' }),
+    eventType: Type.String({ description: 'An event type, or webhook.ping for a test' }),
+    status: Type.String({ enum: ['pending', 'succeeded', 'failed'] }),
+    nextAttemptDate: Type.Optional(Type.String({ description: 'While pending: when the next attempt is due (UTC, with milliseconds)' })),
+    createdDate: Timestamp('When the delivery was queued'),
+    attempts: Type.Array(DeliveryAttempt),
+  },
+  { $id: 'WebhookDelivery', additionalProperties: false },
+);
+export type Delivery = Static<typeof Delivery>;
+
+export const DeliveryQuery = ListQuery({});
+export type DeliveryQuery = Static<typeof DeliveryQuery>;
+
+export const DeliveryParams = Type.Object({ id: Type.String(), deliveryId: Type.String() });

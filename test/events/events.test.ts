@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { pruneEvents } from '../../src/events/retention.js';
+import { usersService } from '../../src/resources/users/users.service.js';
+import { UNKNOWN_CURSOR } from '../../src/resources/events/events.service.js';
+import { createUser, unique } from '../helpers/collections.js';
+import { eventsAfter } from '../helpers/events.js';
+import { forEachEngine } from '../helpers/harness.js';
+import { GROUP_SCHEMA, ScimClient } from '../scim/scim-client.js';
+
+forEachEngine('event feed', (h) => {
+  const last = async () => (await eventsAfter(h)).at(-1)?.id as string | undefined;
+
+  it('records every kind of change with the resource as the API returns it, in order', async () => {
+    const start = await last();
+    const userId = await createUser(h);
+    const categoryId = await h.create('userfieldcategories', { name: unique('Profile'), type: 'public' });
+    const fieldId = await h.create('userfields', { type: 'text', name: 'Job', categoryId });
+    assert.equal((await h.put(`users/${userId}`, { firstName: 'Ada' })).statusCode, 204);
+    assert.equal((await h.put(`users/${userId}/userfieldvalues`, { [fieldId]: 'Engineer' })).statusCode, 204);
+    assert.equal((await h.put(`users/${userId}/agreements/standard`, { agreed: true })).statusCode, 204);
+    const offeringId = await h.create('offerings', { title: 'Course' });
+    assert.equal((await h.put(`offerings/${offeringId}`, { title: 'Course 2' })).statusCode, 204);
+    const registrationId = await h.create('registrations', { userId, offeringId });
+    const user = (await h.get(`users/${userId}`)).json();
+    const offering = (await h.get(`offerings/${offeringId}`)).json();
+    const registration = (await h.get(`registrations/${registrationId}`)).json();
+    assert.equal((await h.put(`registrations/${registrationId}`, { status: 'ejected' })).statusCode, 204);
+    const ejected = (await h.get(`registrations/${registrationId}`)).json();
+    const second = await h.create('registrations', { userId, offeringId });
+    assert.equal((await h.put(`registrations/${second}`, { grade: 90 })).statusCode, 204);
+    const graded = (await h.get(`registrations/${second}`)).json();
+    const agreement = (await h.get(`users/${userId}/agreements/standard`)).json();
+    const otherUser = await createUser(h);
+    const otherUserRead = (await h.get(`users/${otherUser}`)).json();
+    assert.equal((await h.delete(`users/${otherUser}`)).statusCode, 204);
+    const bare = await h.create('offerings', { title: 'Bare' });
+    const bareRead = (await h.get(`offerings/${bare}`)).json();
+    assert.equal((await h.delete(`offerings/${bare}`)).statusCode, 204);
+
+    const events = await eventsAfter(h, start);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      [
+        'user.created',
+        'user.updated',
+        'userfieldvalues.updated',
+        'useragreement.updated',
+        'offering.created',
+        'offering.updated',
+        'registration.created',
+        'registration.ejected',
+        'registration.created',
+        'registration.graded',
+        'user.created',
+        'user.deleted',
+        'offering.created',
+        'offering.deleted',
+      ],
+    );
+    for (const event of events) {
+      assert.equal(event.organizationId, h.org.id);
+      assert.match(event.id, /^[0-9a-f]{32}$/);
+      assert.match(event.createdDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    }
+    assert.equal(new Set(events.map((event) => event.id)).size, events.length);
+    const byType = (type: string) => events.filter((event) => event.type === type).map((event) => event.data);
+    assert.deepEqual(byType('user.updated'), [{ ...user, updatedDate: byType('user.updated')[0].updatedDate }]);
+    assert.deepEqual(byType('userfieldvalues.updated'), [{ userId, values: { [fieldId]: 'Engineer' } }]);
+    assert.deepEqual(byType('useragreement.updated'), [{ userId, ...agreement }]);
+    assert.deepEqual(byType('offering.updated'), [offering]);
+    assert.deepEqual(byType('registration.created')[0], registration);
+    assert.deepEqual(byType('registration.ejected'), [ejected]);
+    assert.deepEqual(byType('registration.graded'), [graded]);
+    // Deletions leave a tombstone: the resource as it was.
+    assert.deepEqual(byType('user.deleted'), [otherUserRead]);
+    assert.deepEqual(byType('offering.deleted'), [bareRead]);
+  });
+
+  it('pages with after and limit; an unknown or foreign cursor is a 400; other organizations see nothing', async () => {
+    await createUser(h);
+    await createUser(h);
+    const all = await eventsAfter(h);
+    const first = await h.get('events', { query: { limit: '1' } });
+    assert.equal(first.statusCode, 200);
+    assert.deepEqual(
+      first.json().results.map((e: { id: string }) => e.id),
+      [all[0].id],
+    );
+    const next = new URL(first.json().next);
+    assert.equal(next.pathname, '/api/v5/events');
+    assert.deepEqual(Object.fromEntries(next.searchParams), { after: all[0].id, limit: '1' });
+    assert.deepEqual((await h.get('events', { query: { after: all.at(-1).id } })).json(), { results: [] });
+
+    const other = await h.createOrganization(unique('Other events'));
+    assert.deepEqual(await eventsAfter(h, undefined, other.token), []);
+    for (const after of [all[0].id, 'nope']) {
+      const refused = await h.get('events', { query: { after }, token: other.token });
+      assert.equal(refused.statusCode, 400);
+      assert.deepEqual(refused.json().fieldErrors, { after: UNKNOWN_CURSOR });
+    }
+    for (const query of [{ limit: '0' }, { offset: '1' }] as Record<string, string>[])
+      assert.equal((await h.get('events', { query })).statusCode, 400);
+  });
+
+  it('records changes made through SCIM, which go through the same services', async () => {
+    const start = await last();
+    const scim = await ScimClient.of(h);
+    const id = await scim.createUser({ userName: `${unique('scim').replace(' ', '')}@example.com` });
+    const events = await eventsAfter(h, start);
+    assert.deepEqual(
+      events.map((event) => [event.type, event.data.id]),
+      [['user.created', id]],
+    );
+  });
+
+  it('records nothing for a change whose transaction rolls back', async () => {
+    const start = await last();
+    const userId = await createUser(h);
+    const afterCreate = await last();
+    // Adding members tags the existing user, then the unknown id refuses the whole request.
+    const scim = await ScimClient.of(h);
+    const refused = await scim.post('/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: unique('Rolled back'),
+      members: [{ value: userId }, { value: '0'.repeat(32) }],
+    });
+    assert.equal(refused.statusCode, 400);
+    await assert.rejects(
+      h.database.db.transaction().execute(async (trx) => {
+        await usersService(trx).create({ orgId: h.org.id, tokenId: 'test', scopes: ['write'] }, { email: 'rolled-back@example.com' });
+        throw new Error('rolled back');
+      }),
+      /rolled back/,
+    );
+    assert.equal(await last(), afterCreate);
+    assert.deepEqual(
+      (await eventsAfter(h, start)).map((event) => event.type),
+      ['user.created'],
+    );
+    assert.equal((await h.get('users', { query: { email: 'rolled-back@example.com' } })).json().results.length, 0);
+  });
+
+  it('forgets events older than the retention period', async () => {
+    await createUser(h);
+    const events = await eventsAfter(h);
+    const old = events.slice(0, 2).map((event) => event.id);
+    await h.database.db.updateTable('events').set({ created_date: '2001-01-01T00:00:00Z' }).where('id', 'in', old).execute();
+    await pruneEvents(h.database.db, 30);
+    assert.deepEqual(
+      (await eventsAfter(h)).map((event) => event.id),
+      events.slice(2).map((event) => event.id),
+    );
+    assert.equal((await h.get('events', { query: { after: old[0]! } })).statusCode, 400);
+  });
+});

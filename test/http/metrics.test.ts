@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { ServerProcess } from '../helpers/server-process.js';
+
+const METRICS_TOKEN = 'scraper-secret-0123456789';
+const RATE_LIMIT = 5;
+
+/** One series' value in Prometheus' text format, or undefined when the series is absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+for (const engine of ENGINES) {
+  describe(`/metrics [${engine}]`, () => {
+    let database: TestDatabase;
+    let server: ServerProcess;
+    let token: string;
+    let adminUrl: string;
+
+    before(async () => {
+      database = await createTestDatabase(engine);
+      server = await ServerProcess.start({
+        DATABASE_URL: database.url,
+        METRICS_PORT: '0',
+        METRICS_TOKEN,
+        RATE_LIMIT: `${RATE_LIMIT}/minute`,
+      });
+      // The address is printed after the API's; wait for the line rather than for a time.
+      while (!/Metrics on (http:\S+)/.test(server.output)) await new Promise((resolve) => setTimeout(resolve, 50));
+      adminUrl = /Metrics on (http:\S+)/.exec(server.output)![1]!;
+      token = await server.bootstrapToken();
+    });
+    after(async () => {
+      await server.destroy();
+      await database.drop();
+    });
+
+    it('counts and times requests by route pattern and status, and counts rate-limit rejections', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < RATE_LIMIT + 2; i++) statuses.push((await server.request('GET', `users/${'0'.repeat(32)}`, { token })).status);
+      assert.deepEqual(statuses.slice(0, RATE_LIMIT), Array(RATE_LIMIT).fill(404));
+      assert.ok(
+        statuses.slice(RATE_LIMIT).every((status) => status === 429),
+        statuses.join(' '),
+      );
+
+      const response = await fetch(adminUrl);
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
+      const text = await response.text();
+      const route = 'method="GET",route="/api/v5/users/:id"';
+      assert.equal(sample(text, `http_requests_total{${route},status="404"}`), RATE_LIMIT);
+      assert.ok(sample(text, `http_requests_total{${route},status="429"}`)! >= 2);
+      assert.equal(sample(text, `http_request_duration_seconds_count{${route},status="404"}`), RATE_LIMIT);
+      assert.equal(sample(text, `http_request_duration_seconds_bucket{le="+Inf",${route},status="404"}`), RATE_LIMIT);
+      assert.ok(sample(text, 'rate_limit_rejections_total{route="/api/v5/users/:id"}')! >= 2);
+      assert.ok(sample(text, 'database_query_duration_seconds_count{outcome="ok"}')! > 0);
+      assert.ok(sample(text, 'process_resident_memory_bytes')! > 0);
+      // No raw URL, hence no id, becomes a label.
+      assert.doesNotMatch(text, /0{32}/);
+      if (engine === 'postgres') {
+        assert.ok(sample(text, 'database_pool_connections')! >= 1);
+        assert.notEqual(sample(text, 'database_pool_waiting_requests'), undefined);
+      } else {
+        assert.equal(sample(text, 'database_pool_connections'), undefined);
+      }
+    });
+
+    it('serves nothing else on the administration port', async () => {
+      assert.equal((await fetch(new URL('/api/v5/users', adminUrl))).status, 404);
+    });
+
+    it("answers on the API's port only to the metrics token", async () => {
+      for (const bearer of [undefined, token, `${METRICS_TOKEN}x`]) {
+        const reply = await server.request('GET', '/metrics', bearer ? { token: bearer } : {});
+        assert.equal(reply.status, 401, String(bearer));
+        assert.deepEqual(JSON.parse(reply.body), { errors: ['Authentication required'] });
+      }
+      const reply = await server.request('GET', '/metrics', { token: METRICS_TOKEN });
+      assert.equal(reply.status, 200);
+      assert.match(reply.body, /^# HELP /m);
+    });
+  });
+}
+
+describe('/metrics not configured', () => {
+  let server: ServerProcess;
+  before(async () => {
+    server = await ServerProcess.start();
+  });
+  after(async () => {
+    await server.destroy();
+  });
+
+  it('is not served', async () => {
+    const reply = await server.request('GET', '/metrics', { token: await server.bootstrapToken() });
+    assert.equal(reply.status, 404);
+    assert.doesNotMatch(server.output, /Metrics on/);
+  });
+});

@@ -1,0 +1,239 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import https from 'node:https';
+import net from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import tls from 'node:tls';
+import { sleep } from '../helpers/load.js';
+import { ServerProcess } from '../helpers/server-process.js';
+
+interface Ending {
+  /** Everything the server sent before the connection ended. */
+  received: string;
+  /** The socket error, if the connection did not end cleanly. */
+  error?: string;
+}
+
+/** Resolves once `socket` has closed, with what it received. */
+function ending(socket: net.Socket): Promise<Ending> {
+  const result: Ending = { received: '' };
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (result.received += chunk));
+  socket.on('error', (error: NodeJS.ErrnoException) => (result.error = error.code ?? error.message));
+  return once(socket, 'close').then(() => result);
+}
+
+/** `localAddress` is passed on to the TCP connection. */
+function tlsConnect(port: number, options: tls.ConnectionOptions & { localAddress?: string } = {}): Promise<tls.TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...options }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** A TLS client that announces a 1000-byte body, sends a few bytes of it and stalls. */
+async function stalledUpload(port: number, token: string, localAddress?: string): Promise<{ socket: tls.TLSSocket; ended: Promise<Ending> }> {
+  const socket = await tlsConnect(port, { localAddress });
+  const ended = ending(socket);
+  socket.write(
+    `POST /api/v5/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":',
+  );
+  return { socket, ended };
+}
+
+/** A TCP connection from `localAddress` that sends nothing; resolves once connected. */
+async function silentConnection(port: number, localAddress: string): Promise<{ socket: net.Socket; ended: Promise<Ending> }> {
+  const socket = net.connect({ host: '127.0.0.1', port, localAddress });
+  const ended = ending(socket);
+  await once(socket, 'connect');
+  return { socket, ended };
+}
+
+/** GET /healthz over a new connection from `localAddress`. */
+function healthz(port: number, ca: Buffer, localAddress: string): Promise<number> {
+  return new Promise((resolve) => {
+    https
+      .get({ host: '127.0.0.1', port, path: '/healthz', ca, servername: 'localhost', localAddress, agent: false }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      })
+      .on('error', () => resolve(0));
+  });
+}
+
+function parseAnswer(received: string): { status: number; head: string; body: unknown } {
+  const [lines = '', body = ''] = received.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(lines)?.[1] ?? 0), head: `${lines}\r\n`, body: body ? JSON.parse(body) : undefined };
+}
+
+describe('slow clients', { timeout: 60_000 }, () => {
+  let server: ServerProcess;
+  let token: string;
+
+  before(async () => {
+    server = await ServerProcess.start({ REQUEST_TIMEOUT: '2s', HEADERS_TIMEOUT: '1s', TLS_HANDSHAKE_TIMEOUT: '1s', KEEP_ALIVE_TIMEOUT: '1s' });
+    token = await server.bootstrapToken();
+  });
+  after(() => server?.destroy());
+
+  it('answers a client that announces a body and stalls with 408, and closes its connection', async () => {
+    const started = performance.now();
+    const { ended } = await stalledUpload(server.port, token);
+    const { received, error } = await ended;
+    const answer = parseAnswer(received);
+    assert.equal(answer.status, 408, received);
+    assert.deepEqual(answer.body, { errors: ['The request did not arrive in time'] });
+    assert.match(answer.head, /\r\nX-Request-Id: [0-9a-f]{32}\r\n/i);
+    assert.match(answer.head, /\r\nConnection: close\r\n/i);
+    assert.equal(error, undefined, 'closed cleanly, not reset');
+    const seconds = (performance.now() - started) / 1000;
+    assert.ok(seconds >= 1.9, `closed after ${seconds} s, before the request timeout`);
+  });
+
+  it('answers a client that stalls within its headers, or says nothing after the handshake, with 408', async () => {
+    const partial = await tlsConnect(server.port);
+    const partialEnded = ending(partial);
+    partial.write('GET /api/v5/users HTTP/1.1\r\nHost: localhost\r\n');
+    const silent = await tlsConnect(server.port);
+    for (const { received } of await Promise.all([partialEnded, ending(silent)])) {
+      assert.equal(parseAnswer(received).status, 408, received);
+    }
+  });
+
+  it('closes a connection that stalls in its TLS handshake, or never sends a byte', async () => {
+    const handshake = net.connect({ host: '127.0.0.1', port: server.port });
+    const handshakeEnded = ending(handshake);
+    await once(handshake, 'connect');
+    // The start of a ClientHello record, then nothing.
+    handshake.write(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01]));
+    const { ended: silentEnded } = await silentConnection(server.port, '127.0.0.1');
+    const [stalled, silent] = await Promise.all([handshakeEnded, silentEnded]);
+    assert.equal(stalled.received, '');
+    assert.equal(silent.received, '');
+  });
+
+  it('closes a kept-alive connection after the keep-alive timeout', async () => {
+    const socket = await tlsConnect(server.port, { servername: 'localhost' });
+    const ended = ending(socket);
+    socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const { received, error } = await ended;
+    assert.equal(parseAnswer(received).status, 200, received);
+    assert.equal(error, undefined);
+  });
+});
+
+describe('connection caps', { timeout: 90_000 }, () => {
+  const PER_ADDRESS = 5;
+  const TOTAL = 8;
+  let server: ServerProcess;
+  let token: string;
+  let ca: Buffer;
+
+  before(async () => {
+    // A long handshake timeout: a connection closed within seconds was closed by a cap.
+    server = await ServerProcess.start({
+      MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
+      MAX_CONNECTIONS: String(TOTAL),
+      TLS_HANDSHAKE_TIMEOUT: '60s',
+    });
+    token = await server.bootstrapToken();
+    ca = await readFile(join(server.dataDir, 'tls', 'cert.pem'));
+  });
+  after(() => server?.destroy());
+
+  it('closes connections over the per-address and total caps politely, and serves others meanwhile', async () => {
+    const stalled = await Promise.all(Array.from({ length: PER_ADDRESS }, () => stalledUpload(server.port, token, '127.0.0.1')));
+
+    const overAddress = await silentConnection(server.port, '127.0.0.1');
+    const refused = await Promise.race([overAddress.ended, sleep(20_000).then(() => 'still open')]);
+    assert.deepEqual(refused, { received: '' }, 'closed with a FIN, not a reset, and nothing sent');
+
+    assert.equal(await healthz(server.port, ca, '127.0.0.2'), 200, 'another address is served');
+
+    // Wait until the server has seen that connection close, then fill the server up from a third address.
+    let others: Awaited<ReturnType<typeof silentConnection>>[] = [];
+    for (let attempt = 0; ; attempt += 1) {
+      others = await Promise.all(Array.from({ length: TOTAL - PER_ADDRESS }, () => silentConnection(server.port, '127.0.0.3')));
+      const overTotal = await silentConnection(server.port, '127.0.0.4');
+      const overTotalEnded = await Promise.race([overTotal.ended, sleep(500).then(() => undefined)]);
+      if (overTotalEnded) {
+        assert.deepEqual(overTotalEnded, { received: '' });
+        break;
+      }
+      // One of the earlier connections was still counted: let go and try again.
+      for (const connection of [...others, overTotal]) connection.socket.destroy();
+      assert.ok(attempt < 10, 'the total cap refused a connection');
+      await sleep(200);
+    }
+    for (const connection of others) connection.socket.destroy();
+
+    for (const { socket } of stalled) assert.ok(!socket.destroyed, 'the admitted connections stay open');
+    for (const { socket } of stalled) socket.destroy();
+    // Once they are gone, the address is served again.
+    for (let attempt = 0; (await healthz(server.port, ca, '127.0.0.1')) !== 200; attempt += 1) {
+      assert.ok(attempt < 20, 'the address was served again');
+      await sleep(100);
+    }
+  });
+});
+
+describe('TLS profile', { timeout: 60_000 }, () => {
+  let server: ServerProcess;
+
+  before(async () => {
+    server = await ServerProcess.start();
+  });
+  after(() => server?.destroy());
+
+  /** The negotiated protocol and cipher, or the error's code. */
+  async function handshake(options: tls.ConnectionOptions): Promise<string> {
+    try {
+      const socket = await tlsConnect(server.port, options);
+      const result = `${socket.getProtocol()} ${socket.getCipher().standardName}`;
+      socket.destroy();
+      return result;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code ?? String(error);
+    }
+  }
+
+  it('offers TLS 1.3, and TLS 1.2 with ECDHE and AEAD ciphers', async () => {
+    assert.match(await handshake({}), /^TLSv1\.3 TLS_/);
+    for (const [cipher, standardName] of [
+      ['ECDHE-ECDSA-AES128-GCM-SHA256', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'],
+      ['ECDHE-ECDSA-AES256-GCM-SHA384', 'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384'],
+      ['ECDHE-ECDSA-CHACHA20-POLY1305', 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256'],
+    ]) {
+      assert.equal(await handshake({ maxVersion: 'TLSv1.2', ciphers: cipher }), `TLSv1.2 ${standardName}`);
+    }
+  });
+
+  it('refuses CBC, SHA-1 and CCM suites, and TLS 1.1', async () => {
+    for (const cipher of [
+      'ECDHE-ECDSA-AES128-SHA',
+      'ECDHE-ECDSA-AES128-SHA256',
+      'ECDHE-ECDSA-AES256-SHA384',
+      'ECDHE-ECDSA-AES128-CCM8',
+      'AES128-GCM-SHA256',
+    ]) {
+      assert.match(await handshake({ maxVersion: 'TLSv1.2', ciphers: cipher }), /HANDSHAKE_FAILURE/, cipher);
+    }
+    // The client offers TLS 1.1 at the lowest security level, so only the server can refuse it.
+    assert.match(await handshake({ minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }), /PROTOCOL_VERSION/);
+  });
+
+  it('answers bytes that are neither TLS nor HTTP with a JSON 400 and a clean close', async () => {
+    const socket = net.connect({ host: '127.0.0.1', port: server.port });
+    const ended = ending(socket);
+    socket.write('\x00\x01 not a protocol\r\n\r\n');
+    const { received, error } = await ended;
+    const answer = parseAnswer(received);
+    assert.equal(answer.status, 400, received);
+    assert.deepEqual(answer.body, { message: 'The request is not valid HTTP', errors: ['The request is not valid HTTP'] });
+    assert.match(answer.head, /\r\nX-Request-Id: [0-9a-f]{32}\r\n/i);
+    assert.equal(error, undefined);
+  });
+});
