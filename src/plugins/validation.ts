@@ -60,6 +60,11 @@ export function textErrors(data: unknown, problem: (text: string) => string | un
   return found;
 }
 
+/** The texts anywhere in `data` that neither engine could store as sent. */
+export function unstorableTexts(data: unknown): ErrorObject[] {
+  return textErrors(data, unstorable);
+}
+
 /** Top-level properties marked `readOnly` (see `ReadOnly` in lib/schema.ts): ignored whatever they hold. */
 function readOnlyProperties(schema: unknown): Set<string> {
   const properties = (schema as { properties?: Record<string, { readOnly?: boolean }> }).properties ?? {};

@@ -6,6 +6,7 @@ import { errors, type ApiError } from '../lib/errors.js';
 import { requestOrigin } from '../http/urls.js';
 import { refusalFor, sendError } from '../plugins/errors.js';
 import { acceptsJson, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
+import { unstorableTexts } from '../plugins/validation.js';
 import { scimDiscoveryRoutes } from './discovery.routes.js';
 import { scimGroupsRoutes } from './groups/scim-groups.routes.js';
 import { scimGroupsService } from './groups/scim-groups.service.js';
@@ -44,6 +45,12 @@ export const scimPlugin: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = a
 
   app.addHook('onRequest', async (request) => {
     if (!acceptsJson(request.headers.accept, SCIM_RANGES)) throw errors.notAcceptable();
+  });
+  // SCIM bodies are free-form documents without a route schema: the text rule of the v5 bodies
+  // (no NUL, no unpaired surrogate) is applied to the whole document here, alike on both engines.
+  app.addHook('preHandler', async (request) => {
+    const [first] = unstorableTexts(request.body);
+    if (first) throw scimErrors.invalidValue(`${first.instancePath.slice(1).replaceAll('/', '.')}: ${first.message}`);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = reply.getHeader('content-type');
