@@ -3,6 +3,7 @@ import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { Page, pagingOf, type Paging } from '../lib/paging.js';
 import { CREATED, ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE, NO_CONTENT } from '../lib/schema.js';
+import { idempotent, sendAnswer } from '../idempotency/idempotency.plugin.js';
 import type { ApiInstance } from './api-instance.js';
 import { pageOf } from './paging.js';
 import { itemUrl } from './urls.js';
@@ -160,11 +161,8 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
       `/${collection}`,
       { schema: { tags, summary: definition.create.summary, body: definition.create.body, response: { 201: CREATED, 400: ERROR_RESPONSE } } },
       async (request, reply) => {
-        const id = await create.call(service, request.caller, request.body as Static<C>);
-        return reply
-          .code(201)
-          .header('Location', itemUrl(request, collection, id))
-          .send();
+        const created = (id: string) => ({ status: 201, location: itemUrl(request, collection, id) });
+        return sendAnswer(reply, await idempotent(request, created, (caller) => create.call(service, caller, request.body as Static<C>)));
       },
     );
   }

@@ -280,7 +280,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -337,6 +340,7 @@ export interface paths {
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                         Location: components["headers"]["Location"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -345,6 +349,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -583,7 +588,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -617,6 +625,7 @@ export interface paths {
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                         Location: components["headers"]["Location"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -625,6 +634,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -846,7 +856,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -883,6 +896,7 @@ export interface paths {
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                         Location: components["headers"]["Location"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -891,6 +905,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1252,7 +1267,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1284,6 +1302,7 @@ export interface paths {
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                         Location: components["headers"]["Location"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -1292,6 +1311,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1517,7 +1537,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1563,6 +1586,7 @@ export interface paths {
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                         Location: components["headers"]["Location"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -1571,6 +1595,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1814,7 +1839,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1837,6 +1865,7 @@ export interface paths {
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                         Location: components["headers"]["Location"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -1845,6 +1874,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -2567,7 +2597,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2601,6 +2634,7 @@ export interface paths {
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                         Location: components["headers"]["Location"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2636,6 +2670,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -2801,7 +2836,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -2816,6 +2854,7 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2827,6 +2866,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -2923,7 +2963,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     id: string;
                     deliveryId: string;
@@ -2939,6 +2982,7 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2950,6 +2994,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                409: components["responses"]["IdempotencyKeyInUse"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -4260,6 +4305,20 @@ export interface components {
                 "application/json": components["schemas"]["Errors"];
             };
         };
+        /** @description Another request with the same Idempotency-Key is still being processed; retry after Retry-After */
+        IdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
         /** @description The request body exceeds the size limit */
         PayloadTooLarge: {
             headers: {
@@ -4345,6 +4404,8 @@ export interface components {
         "Retry-After": number;
         /** @description The Bearer challenge, with the error and the scope missing */
         "WWW-Authenticate": string;
+        /** @description `true` when the answer is the one given to an earlier request with the same Idempotency-Key */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 }

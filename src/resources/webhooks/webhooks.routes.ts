@@ -1,4 +1,5 @@
 import type { ResourceRoutes } from '../../http/api-instance.js';
+import { idempotent, sendAnswer } from '../../idempotency/idempotency.plugin.js';
 import { collectionRoutes, listRoute } from '../../http/resource-routes.js';
 import { itemUrl } from '../../http/urls.js';
 import { ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE } from '../../lib/schema.js';
@@ -6,6 +7,8 @@ import { CreatedWebhook, CreateWebhook, Delivery, DeliveryParams, DeliveryQuery,
 import type { WebhooksService } from './webhooks.service.js';
 
 const tag = 'Webhooks';
+/** A delivery queued now (by a test or a resend). */
+const accepted = (delivery: Delivery) => ({ status: 202, body: delivery });
 
 export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { service }) => {
   collectionRoutes(app, {
@@ -32,11 +35,8 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
       },
     },
     async (request, reply) => {
-      const webhook = await service.create(request.caller, request.body);
-      return reply
-        .code(201)
-        .header('Location', itemUrl(request, 'webhooks', webhook.id))
-        .send(webhook);
+      const created = (webhook: CreatedWebhook) => ({ status: 201, location: itemUrl(request, 'webhooks', webhook.id), body: webhook });
+      return sendAnswer(reply, await idempotent(request, created, (caller) => service.create(caller, request.body)));
     },
   );
 
@@ -50,7 +50,7 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
       },
     },
-    async (request, reply) => reply.code(202).send(await service.test(request.caller, request.params.id)),
+    async (request, reply) => sendAnswer(reply, await idempotent(request, accepted, (caller) => service.test(caller, request.params.id))),
   );
 
   listRoute(
@@ -76,6 +76,7 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
       },
     },
-    async (request, reply) => reply.code(202).send(await service.resend(request.caller, request.params.id, request.params.deliveryId)),
+    async (request, reply) =>
+      sendAnswer(reply, await idempotent(request, accepted, (caller) => service.resend(caller, request.params.id, request.params.deliveryId))),
   );
 };
