@@ -8,6 +8,14 @@ import { newId } from '../../src/lib/ids.js';
 /** SQLite always; PostgreSQL too when TEST_POSTGRES_URL names a server. */
 export const ENGINES: Engine[] = process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/** Both engines, for suites that run on each where it is available and say why where it is not (`engineSkip`). */
+export const ALL_ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+
+/** Why a suite of `engine` is skipped on this run, or false when it runs. */
+export function engineSkip(engine: Engine): string | false {
+  return ENGINES.includes(engine) ? false : 'needs TEST_POSTGRES_URL';
+}
+
 export interface TestDatabase extends DatabaseHandle {
   /** The DATABASE_URL another process would use to reach the same data. */
   url: string;
