@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { ServerProcess } from '../helpers/server-process.js';
 
 const METRICS_TOKEN = 'scraper-secret-0123456789';
@@ -12,8 +12,8 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-for (const engine of ENGINES) {
-  describe(`/metrics [${engine}]`, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`/metrics [${engine}]`, { skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     let server: ServerProcess;
     let token: string;
