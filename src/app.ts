@@ -1,5 +1,5 @@
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import type { RevocationWatch } from './db/token-revocations.js';
@@ -18,7 +18,7 @@ import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
 import { createRateLimiter, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerValidation } from './plugins/validation.js';
-import { logSerializers } from './plugins/logging.js';
+import { logSerializers, RequestLog } from './plugins/logging.js';
 import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
 import { oauthRoutes, oauthTag } from './oauth/oauth.routes.js';
@@ -79,7 +79,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     ...(options.https ? { https: { ...options.https, ...TLS_PROFILE, ...server } } : { http: server }),
     ...(limits ? { requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs } : {}),
     logger: options.logger ? { ...(options.logger as object), serializers: logSerializers } : false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new RequestLog({ requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
