@@ -25,6 +25,7 @@ import { oauthRoutes, oauthTag } from './oauth/oauth.routes.js';
 import { oauthService } from './oauth/oauth.service.js';
 import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
 import { startEventJobs, type EventSettings } from './events/background.js';
+import { registerIdempotency, type IdempotencySettings } from './idempotency/idempotency.plugin.js';
 import { nodeServerOptions, type ClientLimits } from './server/client-limits.js';
 import type { Metrics } from './server/metrics.js';
 import { TLS_PROFILE } from './server/tls-certificate.js';
@@ -61,6 +62,8 @@ export interface AppOptions {
   metrics?: { metrics: Metrics; token?: string };
   /** The shortest password accepted for a user; v5's 6 when absent. */
   passwordMinLength?: number;
+  /** How duplicates of a POST with an Idempotency-Key wait, and the clock of the keys' 24 hours. */
+  idempotency?: IdempotencySettings;
 }
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
@@ -117,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     route.schema.querystring ??= Type.Object({}, { additionalProperties: false });
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
   });
+  registerIdempotency(app, options.db, options.idempotency);
 
   await registerOpenApi(app, {
     tags: [oauthTag, ...resources.map((resource) => resource.tag)],
