@@ -96,7 +96,7 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
   app.get(url, { schema }, async (request) => {
     const listQuery = request.query as Static<Q> & { limit?: number; offset?: number };
     const paging = pagingOf(listQuery);
-    return pageOf(request, await list(request.caller, { params: request.params as Static<P>, query: listQuery, paging }), paging);
+    return pageOf(request, await list(request.caller, { params: request.params, query: listQuery, paging }), paging);
   });
 }
 
@@ -136,7 +136,7 @@ function putRoute<P extends TSchema, B extends TSchema>(
       ...(route.schemaErrorFormatter ? { schemaErrorFormatter: route.schemaErrorFormatter } : {}),
     },
     async (request, reply) => {
-      await write(request.caller, request.params as Static<P>, request.body as Static<B>);
+      await write(request.caller, request.params, request.body);
       return reply.code(204).send();
     },
   );
@@ -160,7 +160,7 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
       `/${collection}`,
       { schema: { tags, summary: definition.create.summary, body: definition.create.body, response: { 201: CREATED, 400: ERROR_RESPONSE } } },
       async (request, reply) => {
-        const id = await create.call(service, request.caller, request.body as Static<C>);
+        const id = await create.call(service, request.caller, request.body);
         return reply
           .code(201)
           .header('Location', itemUrl(request, collection, id))
