@@ -22,7 +22,7 @@ import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
 import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
-import { oauthRoutes, TOKEN_PATH } from './oauth/oauth.routes.js';
+import { oauthRoutes, oauthTag, TOKEN_PATH } from './oauth/oauth.routes.js';
 import { oauthService } from './oauth/oauth.service.js';
 import { SCIM_BASE } from './scim/base-url.js';
 import { scimPlugin, scimShapeByPath } from './scim/scim.plugin.js';
@@ -122,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
 
   await registerOpenApi(app, {
     tokenUrl: TOKEN_PATH,
+    tags: [oauthTag, ...resources.map((resource) => resource.tag)],
     rewrites: resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])),
   });
 

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
 import { documentProtocol } from '../http/openapi-protocol.js';
-import { referenceComponents, withoutValidatorAnnotations, type DocumentRewrite, type OpenApiDocument } from '../lib/openapi.js';
+import { referenceComponents, withoutValidatorAnnotations, type ApiTag, type DocumentRewrite, type OpenApiDocument } from '../lib/openapi.js';
 
 const API_BASE = '/api/v5';
 
@@ -41,11 +41,12 @@ function servedFromRoot(document: OpenApiDocument, paths: ReadonlySet<string>): 
  * The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize
  * (served at /api/v5/openapi.json by the API), and the interactive page for people at /docs.
  * Register before the routes: the generator collects them as they are added. `tokenUrl` is the OAuth
- * token endpoint; `rewrites` are the resources' own changes to the generated document, applied in order.
+ * token endpoint; `tags` are the document's sections in order, `rewrites` the resources' own changes
+ * to the generated document, applied in order.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
-  { tokenUrl, rewrites }: { tokenUrl: string; rewrites: readonly DocumentRewrite[] },
+  { tokenUrl, tags, rewrites }: { tokenUrl: string; tags: readonly ApiTag[]; rewrites: readonly DocumentRewrite[] },
 ): Promise<void> {
   const outsideApi = new Set<string>();
   await app.register(swagger, {
@@ -60,6 +61,7 @@ export async function registerOpenApi(
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: API_BASE }],
+      tags: [...tags],
       components: {
         securitySchemes: {
           bearer: {

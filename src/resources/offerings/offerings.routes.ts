@@ -1,12 +1,18 @@
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { CreateOffering, Offering, OfferingQuery, UpdateOffering } from './offerings.schemas.js';
 import type { OfferingsService } from './offerings.service.js';
 
+export const offeringsTag: ApiTag = {
+  name: 'Offerings',
+  description: 'What users register for: a title, its dates and registration period, a price, a passing grade and whether a retake is allowed.',
+};
 export const offeringsRoutes: ResourceRoutes<OfferingsService> = async (app, { service }) => {
   collectionRoutes(app, {
     collection: 'offerings',
-    tag: 'Offerings',
+    name: 'offerings',
+    tag: offeringsTag,
     item: Offering,
     service,
     list: { summary: 'List offerings in list order; userId lists those open for that user to register', query: OfferingQuery },

@@ -1,15 +1,23 @@
 import type { ResourceRoutes } from '../../http/api-instance.js';
-import { collectionRoutes, listRoute } from '../../http/resource-routes.js';
+import { collectionRoutes, listRoute, operationId } from '../../http/resource-routes.js';
 import { itemUrl } from '../../http/urls.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE } from '../../lib/schema.js';
 import { CreatedWebhook, CreateWebhook, Delivery, DeliveryParams, DeliveryQuery, UpdateWebhook, Webhook, WebhookQuery } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-const tag = 'Webhooks';
+export const webhooksTag: ApiTag = {
+  name: 'Webhooks',
+  description:
+    "Beyond v5. Addresses that receive the organization's events as signed POSTs (Standard Webhooks), retried for a day, " +
+    'with the record of every delivery.',
+};
+const tag = webhooksTag;
 
 export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { service }) => {
   collectionRoutes(app, {
     collection: 'webhooks',
+    name: 'webhooks',
     tag,
     item: Webhook,
     // Created below: unlike other creations, with a body.
@@ -25,7 +33,8 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
     '/webhooks',
     {
       schema: {
-        tags: [tag],
+        operationId: operationId('webhooks', 'create'),
+        tags: [tag.name],
         summary: 'Beyond v5. Create a webhook: the answer holds its signing secret, shown this once',
         body: CreateWebhook,
         response: { 201: CreatedWebhook, 400: ERROR_RESPONSE },
@@ -44,7 +53,8 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
     '/webhooks/:id/test',
     {
       schema: {
-        tags: [tag],
+        operationId: operationId('webhooks', 'test'),
+        tags: [tag.name],
         summary: 'Beyond v5. Send a webhook.ping event to the webhook now',
         params: IdParams,
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
@@ -57,6 +67,7 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
     app,
     '/webhooks/:id/deliveries',
     {
+      name: 'webhookDeliveries',
       tag,
       summary: 'Beyond v5. The deliveries to the webhook, newest first, each with its attempts',
       params: IdParams,
@@ -70,7 +81,8 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
     '/webhooks/:id/deliveries/:deliveryId/resend',
     {
       schema: {
-        tags: [tag],
+        operationId: operationId('webhookDeliveries', 'resend'),
+        tags: [tag.name],
         summary: 'Beyond v5. Send a delivery again now, with the same webhook-id, and retry it for another day',
         params: DeliveryParams,
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
