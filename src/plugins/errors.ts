@@ -60,10 +60,12 @@ export function frameworkErrorAnswer(shape: RefusalShape) {
     if (error.code === 'FST_ERR_BAD_URL') {
       const refusal = errors.badRequest('The address is malformed: it holds an invalid percent-encoding');
       sendError(reply, shape(refusal, request.url.split('?', 1)[0]!));
-      return;
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      sendError(reply, errors.internal());
     }
-    request.log.error({ err: error }, 'unhandled error');
-    sendError(reply, errors.internal());
+    // Answered before the request's lifecycle began, so the request log (RequestLog) has no line for it otherwise.
+    request.log.info({ req: request, res: reply }, 'request completed');
   };
 }
 

@@ -4,16 +4,14 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolCounts } from '../db/postgres-pool.js';
+import type { DeliveryResult } from '../events/delivery-worker.js';
 import { errors } from '../lib/errors.js';
 
 /** Seconds: from a cached GET to a bulk write on a busy machine. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
-/**
- * The server's Prometheus metrics in a registry of their own. Other parts (webhook deliveries, once they
- * exist) add their counters to `registry`.
- */
+/** The server's Prometheus metrics in a registry of their own. */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -44,6 +42,20 @@ export function createMetrics() {
     registers: [registry],
   });
 
+  const deliveries = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts, by result: delivered (a 2xx), retrying (failed, tried again later) or failed (given up)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const deliveryDuration = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: "Time from sending a webhook delivery to the receiver's answer (or the timeout), by result",
+    labelNames: ['result'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers: [registry],
+  });
+
   return {
     registry,
     /** Counts and times every answer of `app`. */
@@ -59,6 +71,11 @@ export function createMetrics() {
     /** For the database's query log. */
     recordQuery(durationMs: number, failed: boolean): void {
       queryDuration.observe({ outcome: failed ? 'error' : 'ok' }, durationMs / 1000);
+    },
+    /** For the webhook delivery worker: one call per attempt. */
+    recordDelivery(result: DeliveryResult, durationMs: number): void {
+      deliveries.inc({ result });
+      deliveryDuration.observe({ result }, durationMs / 1000);
     },
     /** Reports the PostgreSQL pool's connections at every scrape. */
     watchPool(pool: PoolCounts): void {

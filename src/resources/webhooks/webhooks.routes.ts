@@ -1,5 +1,6 @@
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes, listRoute, operationId } from '../../http/resource-routes.js';
+import { idempotent, sendAnswer } from '../../idempotency/idempotency.plugin.js';
 import { itemUrl } from '../../http/urls.js';
 import type { ApiTag } from '../../lib/openapi.js';
 import { ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE } from '../../lib/schema.js';
@@ -13,6 +14,8 @@ export const webhooksTag: ApiTag = {
     'with the record of every delivery.',
 };
 const tag = webhooksTag;
+/** A delivery queued now (by a test or a resend). */
+const accepted = (delivery: Delivery) => ({ status: 202, body: delivery });
 
 export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { service }) => {
   collectionRoutes(app, {
@@ -41,11 +44,8 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
       },
     },
     async (request, reply) => {
-      const webhook = await service.create(request.caller, request.body);
-      return reply
-        .code(201)
-        .header('Location', itemUrl(request, 'webhooks', webhook.id))
-        .send(webhook);
+      const created = (webhook: CreatedWebhook) => ({ status: 201, location: itemUrl(request, 'webhooks', webhook.id), body: webhook });
+      return sendAnswer(reply, await idempotent(request, created, (caller) => service.create(caller, request.body)));
     },
   );
 
@@ -60,7 +60,7 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
       },
     },
-    async (request, reply) => reply.code(202).send(await service.test(request.caller, request.params.id)),
+    async (request, reply) => sendAnswer(reply, await idempotent(request, accepted, (caller) => service.test(caller, request.params.id))),
   );
 
   listRoute(
@@ -88,6 +88,7 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
       },
     },
-    async (request, reply) => reply.code(202).send(await service.resend(request.caller, request.params.id, request.params.deliveryId)),
+    async (request, reply) =>
+      sendAnswer(reply, await idempotent(request, accepted, (caller) => service.resend(caller, request.params.id, request.params.deliveryId))),
   );
 };
