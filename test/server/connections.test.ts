@@ -219,7 +219,9 @@ describe('TLS profile', { timeout: 60_000 }, () => {
       'ECDHE-ECDSA-AES128-CCM8',
       'AES128-GCM-SHA256',
     ]) {
-      assert.match(await handshake({ maxVersion: 'TLSv1.2', ciphers: cipher }), /HANDSHAKE_FAILURE/, cipher);
+      // At the lowest security level the client offers the suite whatever its OpenSSL's defaults (Node.js 24's
+      // no longer offer CCM8), so only the server can refuse it.
+      assert.match(await handshake({ maxVersion: 'TLSv1.2', ciphers: `${cipher}:@SECLEVEL=0` }), /HANDSHAKE_FAILURE/, cipher);
     }
     // The client offers TLS 1.1 at the lowest security level, so only the server can refuse it.
     assert.match(await handshake({ minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }), /PROTOCOL_VERSION/);
