@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { AddressPolicy } from '../events/address-policy.js';
-import type { ApiInstance, ResourceRoutes } from '../http/api-instance.js';
+import { inTransaction } from '../db/locking.js';
+import type { ApiInstance, ConditionalResourceRoutes } from '../http/api-instance.js';
+import type { WithinTransaction } from '../http/conditional-requests.js';
 import { requestExample, type DocumentRewrite } from '../lib/openapi.js';
 import { agreementsRoutes } from './agreements/agreements.routes.js';
 import { agreementsService } from './agreements/agreements.service.js';
@@ -41,14 +43,15 @@ export interface Resource {
 
 function resource<S>(
   createService: (db: Kysely<Database>, settings: ResourceSettings) => S,
-  routes: ResourceRoutes<S>,
+  routes: ConditionalResourceRoutes<S>,
   openApi?: DocumentRewrite,
 ): Resource {
   return {
     routes(db, settings) {
       const service = createService(db, settings);
+      const transaction: WithinTransaction<S> = (work) => inTransaction(db, (trx) => work(createService(trx, settings), trx));
       return async (api) => {
-        await api.register(routes, { service });
+        await api.register(routes, { service, transaction });
       };
     },
     ...(openApi ? { openApi } : {}),

@@ -369,7 +369,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -384,11 +387,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["User"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -404,7 +420,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -463,6 +484,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -475,7 +511,12 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -499,6 +540,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -649,7 +705,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -664,11 +723,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["UserfieldCategory"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -684,7 +756,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -728,6 +805,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -740,7 +832,12 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -764,6 +861,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -915,7 +1027,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -939,11 +1054,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Userfield"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -959,7 +1087,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1041,6 +1174,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1053,7 +1201,12 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1077,6 +1230,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1100,7 +1268,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1115,6 +1286,7 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1122,6 +1294,18 @@ export interface paths {
                             [key: string]: unknown;
                         };
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1137,7 +1321,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1168,6 +1357,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1316,7 +1520,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1331,11 +1538,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["OfferingCategory"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1351,7 +1571,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1393,6 +1618,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1405,7 +1645,12 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1429,6 +1674,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1595,7 +1855,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1610,11 +1873,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Offering"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1630,7 +1906,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1686,6 +1967,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1698,7 +1994,12 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1722,6 +2023,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1869,7 +2185,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1884,11 +2203,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Registration"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1904,7 +2236,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1962,6 +2299,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -1989,6 +2341,8 @@ export interface paths {
                 query?: {
                     limit?: number;
                     offset?: number;
+                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                    updatedDate?: string;
                 };
                 header?: never;
                 path?: never;
@@ -2054,7 +2408,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     /** @description standard or custom */
                     type: string;
@@ -2070,11 +2427,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Agreement"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -2090,7 +2460,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     /** @description standard or custom */
                     type: string;
@@ -2130,6 +2505,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -2225,7 +2615,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                     /** @description standard or custom */
@@ -2242,11 +2635,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["UserAgreement"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -2262,7 +2668,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                     /** @description standard or custom */
@@ -2304,6 +2715,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -2329,7 +2755,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2342,6 +2771,7 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2349,6 +2779,18 @@ export interface paths {
                             [key: string]: string;
                         };
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -2378,7 +2820,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2421,6 +2868,21 @@ export interface paths {
                     };
                 };
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -2660,7 +3122,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -2675,11 +3140,24 @@ export interface paths {
                         "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                         "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                         "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the current version (the ETag header) */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -2695,7 +3173,12 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -2740,6 +3223,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -2752,7 +3250,12 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                    "If-Match"?: string;
+                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -2776,6 +3279,21 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 406: components["responses"]["NotAcceptable"];
+                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+                412: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string[];
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
@@ -4343,6 +4861,8 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description Seconds to wait before trying again */
         "Retry-After": number;
+        /** @description Beyond v5. The strong entity tag of the item as answered: send it back in If-None-Match (GET) or If-Match (PUT, DELETE) */
+        ETag: string;
         /** @description The Bearer challenge, with the error and the scope missing */
         "WWW-Authenticate": string;
     };

@@ -1,14 +1,17 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockOrdering } from '../../db/dense-order.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
 import { CreateOfferingCategory, OfferingCategory, OfferingCategoryQuery, UpdateOfferingCategory } from './offering-categories.schemas.js';
 import type { OfferingCategoriesService } from './offering-categories.service.js';
 
-export const offeringCategoriesRoutes: ResourceRoutes<OfferingCategoriesService> = async (app, { service }) => {
+export const offeringCategoriesRoutes: ConditionalResourceRoutes<OfferingCategoriesService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'offeringcategories',
     tag: 'Offering categories',
     item: OfferingCategory,
     service,
+    transaction,
+    lock: lockOrdering,
     list: { summary: 'List offering categories in list order', query: OfferingCategoryQuery },
     get: { summary: 'Get an offering category' },
     create: { summary: 'Create an offering category', body: CreateOfferingCategory },

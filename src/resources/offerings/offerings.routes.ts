@@ -1,14 +1,17 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockOrdering } from '../../db/dense-order.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
 import { CreateOffering, Offering, OfferingQuery, UpdateOffering } from './offerings.schemas.js';
 import type { OfferingsService } from './offerings.service.js';
 
-export const offeringsRoutes: ResourceRoutes<OfferingsService> = async (app, { service }) => {
+export const offeringsRoutes: ConditionalResourceRoutes<OfferingsService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'offerings',
     tag: 'Offerings',
     item: Offering,
     service,
+    transaction,
+    lock: lockOrdering,
     list: { summary: 'List offerings in list order; userId lists those open for that user to register', query: OfferingQuery },
     get: { summary: 'Get an offering' },
     create: { summary: 'Create an offering', body: CreateOffering },

@@ -1,14 +1,17 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockRow } from '../../db/locking.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
 import { CreateRegistration, Registration, RegistrationQuery, UpdateRegistration } from './registrations.schemas.js';
 import type { RegistrationsService } from './registrations.service.js';
 
-export const registrationsRoutes: ResourceRoutes<RegistrationsService> = async (app, { service }) => {
+export const registrationsRoutes: ConditionalResourceRoutes<RegistrationsService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'registrations',
     tag: 'Registrations',
     item: Registration,
     service,
+    transaction,
+    lock: (trx, orgId, { id }) => lockRow(trx, 'registrations', orgId, id),
     list: { summary: 'List registrations by creation date', query: RegistrationQuery },
     get: { summary: 'Get a registration' },
     create: { summary: 'Register a user for an offering that is open for registration', body: CreateRegistration },

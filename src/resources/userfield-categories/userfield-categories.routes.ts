@@ -1,14 +1,17 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockOrdering } from '../../db/dense-order.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
 import { CreateUserfieldCategory, UpdateUserfieldCategory, UserfieldCategory, UserfieldCategoryQuery } from './userfield-categories.schemas.js';
 import type { UserfieldCategoriesService } from './userfield-categories.service.js';
 
-export const userfieldCategoriesRoutes: ResourceRoutes<UserfieldCategoriesService> = async (app, { service }) => {
+export const userfieldCategoriesRoutes: ConditionalResourceRoutes<UserfieldCategoriesService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'userfieldcategories',
     tag: 'Userfield categories',
     item: UserfieldCategory,
     service,
+    transaction,
+    lock: lockOrdering,
     list: { summary: 'List userfield categories: public first, then private, each by orderIndex', query: UserfieldCategoryQuery },
     get: { summary: 'Get a userfield category' },
     create: { summary: 'Create a userfield category', body: CreateUserfieldCategory },

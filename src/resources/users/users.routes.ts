@@ -1,14 +1,17 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockRow } from '../../db/locking.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
 import { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
-export const usersRoutes: ResourceRoutes<UsersService> = async (app, { service }) => {
+export const usersRoutes: ConditionalResourceRoutes<UsersService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'users',
     tag: 'Users',
     item: User,
     service,
+    transaction,
+    lock: (trx, orgId, { id }) => lockRow(trx, 'users', orgId, id),
     list: { summary: 'List users', query: UserQuery },
     get: { summary: 'Get a user' },
     create: { summary: 'Create a user', body: CreateUser },

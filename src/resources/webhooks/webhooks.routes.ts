@@ -1,4 +1,5 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockRow } from '../../db/locking.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes, listRoute } from '../../http/resource-routes.js';
 import { itemUrl } from '../../http/urls.js';
 import { ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE } from '../../lib/schema.js';
@@ -7,13 +8,15 @@ import type { WebhooksService } from './webhooks.service.js';
 
 const tag = 'Webhooks';
 
-export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { service }) => {
+export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'webhooks',
     tag,
     item: Webhook,
     // Created below: unlike other creations, with a body.
     service: { list: service.list, get: service.get, update: service.update, delete: service.delete },
+    transaction,
+    lock: (trx, orgId, { id }) => lockRow(trx, 'webhooks', orgId, id),
     list: { summary: 'Beyond v5. List webhooks', query: WebhookQuery },
     get: { summary: 'Beyond v5. Get a webhook' },
     update: { summary: 'Beyond v5. Update a webhook (partial); disabled: false enables it again', body: UpdateWebhook },
