@@ -21,7 +21,7 @@ import { registerValidation } from './plugins/validation.js';
 import { logSerializers } from './plugins/logging.js';
 import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
-import { oauthRoutes } from './oauth/oauth.routes.js';
+import { oauthRoutes, oauthTag } from './oauth/oauth.routes.js';
 import { oauthService } from './oauth/oauth.service.js';
 import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
 import { startEventJobs, type EventSettings } from './events/background.js';
@@ -118,10 +118,10 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
   });
 
-  await registerOpenApi(
-    app,
-    resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])),
-  );
+  await registerOpenApi(app, {
+    tags: [oauthTag, ...resources.map((resource) => resource.tag)],
+    rewrites: resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])),
+  });
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async (request) => {

@@ -44,9 +44,35 @@ export function createSqliteDialect(database: Database, options: SqliteDialectOp
 
 type CompileQuery = QueryCompiler['compileQuery'];
 
+/** A prepared statement; `toRow` only for one that returns rows (SELECT, and also INSERT/UPDATE/DELETE ... RETURNING). */
+interface Prepared {
+  statement: Statement;
+  toRow?: RowBuilder;
+}
+
+type RowBuilder = (values: unknown[]) => object;
+
+/**
+ * Rows are read as arrays and made into objects by one object literal per statement: better-sqlite3
+ * builds each row object property by property, which costs about as much again as reading the row
+ * (a page of 100 users: ~40% of the statement's time).
+ * A literal follows better-sqlite3's rules: the last of two columns of the same name wins.
+ */
+function rowBuilder(statement: Statement): RowBuilder {
+  const names = statement.columns().map((column) => column.name);
+  statement.raw(true);
+  const properties = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
+  return new Function('values', `return { ${properties.join(', ')} };`) as RowBuilder;
+}
+
+function prepare(database: Database, sql: string): Prepared {
+  const statement = database.prepare(sql);
+  return { statement, toRow: statement.reader ? rowBuilder(statement) : undefined };
+}
+
 /** LRU of prepared statements keyed by SQL text; a Map iterates in insertion order. */
 class StatementCache {
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements = new Map<string, Prepared>();
   readonly #database: Database;
   readonly #capacity: number;
 
@@ -55,18 +81,18 @@ class StatementCache {
     this.#capacity = capacity;
   }
 
-  get(sql: string): Statement {
-    let statement = this.#statements.get(sql);
-    if (statement) {
+  get(sql: string): Prepared {
+    let prepared = this.#statements.get(sql);
+    if (prepared) {
       this.#statements.delete(sql); // re-inserted below as most recently used
     } else {
-      statement = this.#database.prepare(sql);
+      prepared = prepare(this.#database, sql);
     }
-    this.#statements.set(sql, statement);
+    this.#statements.set(sql, prepared);
     if (this.#statements.size > this.#capacity) {
       this.#statements.delete(this.#statements.keys().next().value!);
     }
-    return statement;
+    return prepared;
   }
 }
 
@@ -191,11 +217,11 @@ class SqliteConnection implements DatabaseConnection {
     if (!inTransaction) await this.#lock.acquire(this);
     try {
       // Not from the cache: a statement being iterated can't run other queries with the same SQL.
-      const statement = this.#database.prepare(query.sql);
-      if (!statement.reader) throw new Error('streamQuery only supports queries that return rows');
+      const { statement, toRow } = prepare(this.#database, query.sql);
+      if (!toRow) throw new Error('streamQuery only supports queries that return rows');
       let rows: R[] = [];
       for (const row of statement.iterate(toSqliteParameters(query.parameters))) {
-        rows.push(row as R);
+        rows.push(toRow(row as unknown[]) as R);
         if (rows.length >= chunkSize) {
           yield { rows };
           rows = [];
@@ -208,10 +234,13 @@ class SqliteConnection implements DatabaseConnection {
   }
 }
 
-function runStatement<R>(statement: Statement, parameters: readonly unknown[]): QueryResult<R> {
+function runStatement<R>({ statement, toRow }: Prepared, parameters: readonly unknown[]): QueryResult<R> {
   const values = toSqliteParameters(parameters);
-  // `reader` covers SELECT and also INSERT/UPDATE/DELETE ... RETURNING.
-  if (statement.reader) return { rows: statement.all(values) as R[] };
+  if (toRow) {
+    const rows = statement.all(values);
+    for (let index = 0; index < rows.length; index += 1) rows[index] = toRow(rows[index] as unknown[]);
+    return { rows: rows as R[] };
+  }
   const { changes, lastInsertRowid } = statement.run(values);
   return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
 }

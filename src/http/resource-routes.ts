@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/schema.js';
 import { Page, pagingOf, type Paging } from '../lib/paging.js';
+import type { ApiTag } from '../lib/openapi.js';
 import { CREATED, ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE, NOT_MODIFIED, NO_CONTENT, PRECONDITION_FAILED } from '../lib/schema.js';
 import type { ApiInstance } from './api-instance.js';
 import { sendItem, writeIfUnchanged, type WithinTransaction } from './conditional-requests.js';
@@ -18,6 +19,11 @@ import { itemUrl } from './urls.js';
  * - `itemRoutes`: one thing at a fixed URL that is read with GET and, optionally, written with PUT
  *   (`/agreements/{type}`, `/users/{id}/userfieldvalues`, ...).
  *
+ * Each route's OpenAPI `operationId` is the definition's `name` and the route's verb: `users.list`,
+ * `users.get`, `users.create`, `users.update`, `users.delete` for a collection, `userfieldValues.get`
+ * and `userfieldValues.replace` for one thing at a fixed URL. Routes written by hand name theirs the
+ * same way (`webhooks.test`).
+ *
  * Single items carry an ETag and honour If-None-Match on GET, If-Match and If-None-Match on PUT and
  * DELETE (see conditional-requests.ts).
  *
@@ -30,6 +36,24 @@ type SchemaErrorFormatter = NonNullable<RouteShorthandOptions['schemaErrorFormat
 interface Documented {
   /** The operation's summary in the OpenAPI document. */
   summary: string;
+}
+
+/** What every route of a definition shares in the OpenAPI document. */
+interface Named {
+  /** The resource's name in operation ids, in camelCase (`userfieldValues` → `userfieldValues.get`). */
+  name: string;
+  /** The section of the document its routes belong to. */
+  tag: ApiTag;
+}
+
+/** The OpenAPI `operationId` of a route: `users.list`. */
+export function operationId(name: string, verb: string): string {
+  return `${name}.${verb}`;
+}
+
+/** The OpenAPI fields that place a route in the document. */
+function placed({ name, tag }: Named, verb: string, summary: string): FastifySchema {
+  return { operationId: operationId(name, verb), tags: [tag.name], summary };
 }
 
 /** A PUT that answers 204; a custom formatter may word the refusal of its body. */
@@ -54,11 +78,9 @@ export interface CollectionService<I extends TSchema, Q extends TSchema, C exten
   delete?: (caller: Caller, id: string) => Promise<void>;
 }
 
-export interface CollectionDefinition<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> {
+export interface CollectionDefinition<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> extends Named {
   /** The path segment of the collection (`users`), also that of the Location of a created item. */
   collection: string;
-  /** The OpenAPI tag of every route. */
-  tag: string;
   /** An item as the API answers it. */
   item: I;
   service: CollectionService<I, Q, C, U>;
@@ -97,13 +119,12 @@ export interface ListRequest<P extends TSchema, Q extends TSchema> {
 export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchema>(
   app: ApiInstance,
   url: string,
-  definition: Documented & { tag: string; params?: P; query: Q; item: I },
+  definition: Documented & Named & { params?: P; query: Q; item: I },
   list: (caller: Caller, request: ListRequest<P, Q>) => Promise<Static<I>[]>,
 ): void {
-  const { tag, params, query, item } = definition;
+  const { params, query, item } = definition;
   const schema: FastifySchema = {
-    tags: [tag],
-    summary: definition.summary,
+    ...placed(definition, 'list', definition.summary),
     querystring: query,
     response: params ? { 200: Page(item), 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE } : { 200: Page(item), 400: ERROR_RESPONSE },
     ...(params ? { params } : {}),
@@ -119,13 +140,17 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
 function getRoute<P extends TSchema, I extends TSchema>(
   app: ApiInstance,
   url: string,
-  tag: string,
+  named: Named,
   params: P,
   item: I,
   route: Documented,
   read: (caller: Caller, params: Static<P>) => Promise<Static<I>>,
 ): void {
-  const schema: FastifySchema = { tags: [tag], summary: route.summary, params, response: { 200: item, 304: NOT_MODIFIED, 404: NOT_FOUND_RESPONSE } };
+  const schema: FastifySchema = {
+    ...placed(named, 'get', route.summary),
+    params,
+    response: { 200: item, 304: NOT_MODIFIED, 404: NOT_FOUND_RESPONSE },
+  };
   app.get(url, { schema }, async (request, reply) => sendItem(request, reply, await read(request.caller, request.params as Static<P>)));
 }
 
@@ -158,11 +183,15 @@ function writeItem<P, S>(
   });
 }
 
-/** PUT of one item: 204, 400 for a refused body, 404 when it does not exist, 412 when a precondition fails. */
+/**
+ * PUT of one item (`update` of a collection's item, `replace` of one thing at a fixed URL): 204, 400
+ * for a refused body, 404 when it does not exist, 412 when a precondition fails.
+ */
 function putRoute<P extends TSchema, B extends TSchema, S>(
   app: ApiInstance,
   url: string,
-  tag: string,
+  named: Named,
+  verb: 'update' | 'replace',
   params: P,
   route: Writing<B>,
   writer: ItemWriter<Static<P>, S>,
@@ -172,8 +201,7 @@ function putRoute<P extends TSchema, B extends TSchema, S>(
     url,
     {
       schema: {
-        tags: [tag],
-        summary: route.summary,
+        ...placed(named, verb, route.summary),
         params,
         body: route.body,
         response: { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED },
@@ -193,18 +221,25 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
   app: ApiInstance,
   definition: CollectionDefinition<I, Q, C, U>,
 ): void {
-  const { collection, tag, item, service } = definition;
-  const tags = [tag];
+  const { collection, item, service } = definition;
 
-  listRoute(app, `/${collection}`, { ...definition.list, tag, item }, (caller, { query, paging }) => service.list(caller, query, paging));
+  listRoute(app, `/${collection}`, { ...definition.list, name: definition.name, tag: definition.tag, item }, (caller, { query, paging }) =>
+    service.list(caller, query, paging),
+  );
 
-  getRoute(app, `/${collection}/:id`, tag, IdParams, item, definition.get, (caller, { id }) => service.get(caller, id));
+  getRoute(app, `/${collection}/:id`, definition, IdParams, item, definition.get, (caller, { id }) => service.get(caller, id));
 
   if (definition.create) {
     const create = required(service.create, collection, 'create');
     app.post(
       `/${collection}`,
-      { schema: { tags, summary: definition.create.summary, body: definition.create.body, response: { 201: CREATED, 400: ERROR_RESPONSE } } },
+      {
+        schema: {
+          ...placed(definition, 'create', definition.create.summary),
+          body: definition.create.body,
+          response: { 201: CREATED, 400: ERROR_RESPONSE },
+        },
+      },
       async (request, reply) => {
         const id = await create.call(service, request.caller, request.body as Static<C>);
         return reply
@@ -224,7 +259,7 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
 
   if (definition.update) {
     required(service.update, collection, 'update');
-    putRoute(app, `/${collection}/:id`, tag, IdParams, definition.update, writer(), (service, caller, { id }, input: Static<U>) =>
+    putRoute(app, `/${collection}/:id`, definition, 'update', IdParams, definition.update, writer(), (service, caller, { id }, input: Static<U>) =>
       service.update!(caller, id, input),
     );
   }
@@ -236,8 +271,7 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
       `/${collection}/:id`,
       {
         schema: {
-          tags,
-          summary: definition.delete.summary,
+          ...placed(definition, 'delete', definition.delete.summary),
           params: IdParams,
           response: definition.delete.refusable
             ? { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED }
@@ -252,11 +286,9 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
   }
 }
 
-export interface ItemDefinition<P extends TSchema, I extends TSchema, B extends TSchema, S> {
+export interface ItemDefinition<P extends TSchema, I extends TSchema, B extends TSchema, S> extends Named {
   /** The route's URL, with its parameters (`/users/:id/userfieldvalues`). */
   url: string;
-  /** The OpenAPI tag of both routes. */
-  tag: string;
   params: P;
   /** What GET answers. */
   item: I;
@@ -267,8 +299,8 @@ export interface ItemDefinition<P extends TSchema, I extends TSchema, B extends 
   /** GET: 200, 304 or 404. */
   get: Documented & { read: (service: S, caller: Caller, params: Static<P>) => Promise<Static<I>> };
   /**
-   * PUT: 204, 400, 404 or 412. `createsMissing`: a PUT defines the item when it does not exist yet
-   * (If-Match then fails, If-None-Match: * lets only the first definition through).
+   * PUT (`replace`): 204, 400, 404 or 412. `createsMissing`: a PUT defines the item when it does not
+   * exist yet (If-Match then fails, If-None-Match: * lets only the first definition through).
    */
   put?: Writing<B> & { write: (service: S, caller: Caller, params: Static<P>, body: Static<B>) => Promise<void>; createsMissing?: boolean };
 }
@@ -278,10 +310,10 @@ export function itemRoutes<P extends TSchema, I extends TSchema, S, B extends TS
   app: ApiInstance,
   definition: ItemDefinition<P, I, B, S>,
 ): void {
-  const { url, tag, params, item, service, transaction, lock, get, put } = definition;
-  getRoute(app, url, tag, params, item, get, (caller, params) => get.read(service, caller, params));
+  const { url, params, item, service, transaction, lock, get, put } = definition;
+  getRoute(app, url, definition, params, item, get, (caller, params) => get.read(service, caller, params));
   if (put) {
     const writer = { service, transaction, lock, read: get.read, createsMissing: put.createsMissing };
-    putRoute(app, url, tag, params, put, writer, put.write);
+    putRoute(app, url, definition, 'replace', params, put, writer, put.write);
   }
 }

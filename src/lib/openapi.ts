@@ -6,6 +6,15 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+/**
+ * A section of the document: its name, which every operation in it lists in `tags`, and what it
+ * holds, listed at the top of the document (readers and generated clients group operations by it).
+ */
+export interface ApiTag {
+  name: string;
+  description: string;
+}
+
 /** A change to the generated document (a resource describing its schemas better than the generator can). */
 export type DocumentRewrite = (document: OpenApiDocument) => OpenApiDocument;
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SCOPES } from '../auth/scopes.js';
+import { operationId } from '../http/resource-routes.js';
 import { requestOrigin } from '../http/urls.js';
+import type { ApiTag } from '../lib/openapi.js';
 import { hasBody } from '../plugins/protocol.js';
 import type { ClientBudget } from '../plugins/rate-limit.js';
 import { oauthErrors, NO_STORE } from './oauth-errors.js';
@@ -10,6 +12,11 @@ import type { OAuthService } from './oauth.service.js';
 export const TOKEN_PATH = '/oauth/token';
 export const REVOCATION_PATH = '/oauth/revoke';
 const FORM = 'application/x-www-form-urlencoded';
+
+export const oauthTag: ApiTag = {
+  name: 'OAuth',
+  description: 'OAuth 2.0 client credentials: a client made with `training-api clients create` gets expiring access tokens here, and revokes them.',
+};
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
 /**
@@ -50,7 +57,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ service: OAuthService; cli
     TOKEN_PATH,
     {
       schema: {
-        tags: ['OAuth'],
+        operationId: operationId('oauthTokens', 'create'),
+        tags: [oauthTag.name],
         summary: 'Get an access token (client credentials grant, RFC 6749 §4.4)',
         description:
           'Authenticate the client with HTTP Basic (`client_id:client_secret`) or, if it cannot, with `client_id` and `client_secret` ' +
@@ -75,7 +83,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ service: OAuthService; cli
     REVOCATION_PATH,
     {
       schema: {
-        tags: ['OAuth'],
+        operationId: operationId('oauthTokens', 'revoke'),
+        tags: [oauthTag.name],
         summary: 'Revoke an access token (RFC 7009)',
         description: 'Answers 200 for a token that does not exist or was already revoked; 400 for a token issued to another client.',
         consumes: [FORM],

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
 import { TOKEN_PATH } from '../oauth/oauth.routes.js';
 import { documentProtocol } from '../http/openapi-protocol.js';
-import { referenceComponents, withoutValidatorAnnotations, type DocumentRewrite, type OpenApiDocument } from '../lib/openapi.js';
+import { referenceComponents, withoutValidatorAnnotations, type ApiTag, type DocumentRewrite, type OpenApiDocument } from '../lib/openapi.js';
 
 const API_BASE = '/api/v5';
 
@@ -41,10 +41,14 @@ function servedFromRoot(document: OpenApiDocument, paths: ReadonlySet<string>): 
 /**
  * The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize
  * (served at /api/v5/openapi.json by the API), and the interactive page for people at /docs.
- * Register before the routes: the generator collects them as they are added. `rewrites` are the
- * resources' own changes to the generated document, applied in order.
+ * Register before the routes: the generator collects them as they are added. `tags` are the
+ * document's sections in order, `rewrites` the resources' own changes to the generated document,
+ * applied in order.
  */
-export async function registerOpenApi(app: FastifyInstance, rewrites: readonly DocumentRewrite[]): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  { tags, rewrites }: { tags: readonly ApiTag[]; rewrites: readonly DocumentRewrite[] },
+): Promise<void> {
   const outsideApi = new Set<string>();
   await app.register(swagger, {
     openapi: {
@@ -58,6 +62,7 @@ export async function registerOpenApi(app: FastifyInstance, rewrites: readonly D
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: API_BASE }],
+      tags: [...tags],
       components: {
         securitySchemes: {
           bearer: {

@@ -4,29 +4,29 @@ import type { AddressPolicy } from '../events/address-policy.js';
 import { inTransaction } from '../db/locking.js';
 import type { ApiInstance, ConditionalResourceRoutes } from '../http/api-instance.js';
 import type { WithinTransaction } from '../http/conditional-requests.js';
-import { requestExample, type DocumentRewrite } from '../lib/openapi.js';
-import { agreementsRoutes } from './agreements/agreements.routes.js';
+import { requestExample, type ApiTag, type DocumentRewrite } from '../lib/openapi.js';
+import { agreementsRoutes, agreementsTag } from './agreements/agreements.routes.js';
 import { agreementsService } from './agreements/agreements.service.js';
-import { offeringCategoriesRoutes } from './offering-categories/offering-categories.routes.js';
+import { offeringCategoriesRoutes, offeringCategoriesTag } from './offering-categories/offering-categories.routes.js';
 import { offeringCategoriesService } from './offering-categories/offering-categories.service.js';
-import { offeringsRoutes } from './offerings/offerings.routes.js';
+import { offeringsRoutes, offeringsTag } from './offerings/offerings.routes.js';
 import { offeringsService } from './offerings/offerings.service.js';
-import { registrationsRoutes } from './registrations/registrations.routes.js';
+import { registrationsRoutes, registrationsTag } from './registrations/registrations.routes.js';
 import { registrationsService } from './registrations/registrations.service.js';
-import { userfieldCategoriesRoutes } from './userfield-categories/userfield-categories.routes.js';
+import { userfieldCategoriesRoutes, userfieldCategoriesTag } from './userfield-categories/userfield-categories.routes.js';
 import { userfieldCategoriesService } from './userfield-categories/userfield-categories.service.js';
-import { userfieldValuesRoutes } from './userfield-values/userfield-values.routes.js';
+import { userfieldValuesRoutes, userfieldValuesTag } from './userfield-values/userfield-values.routes.js';
 import { userfieldValuesService } from './userfield-values/userfield-values.service.js';
 import { describeUserfieldTypes } from './userfields/userfields.openapi.js';
-import { userfieldsRoutes } from './userfields/userfields.routes.js';
+import { userfieldsRoutes, userfieldsTag } from './userfields/userfields.routes.js';
 import { userfieldsService } from './userfields/userfields.service.js';
-import { usersRoutes } from './users/users.routes.js';
+import { usersRoutes, usersTag } from './users/users.routes.js';
 import { usersService } from './users/users.service.js';
-import { eventsRoutes } from './events/events.routes.js';
+import { eventsRoutes, eventsTag } from './events/events.routes.js';
 import { eventsService } from './events/events.service.js';
-import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { webhooksRoutes, webhooksTag } from './webhooks/webhooks.routes.js';
 import { webhooksService } from './webhooks/webhooks.service.js';
-import { attributeMappingsRoutes } from '../scim/mappings/attribute-mappings.routes.js';
+import { attributeMappingsRoutes, attributeMappingsTag } from '../scim/mappings/attribute-mappings.routes.js';
 import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 
 /** What services need of the configuration. */
@@ -37,6 +37,8 @@ export interface ResourceSettings {
 export interface Resource {
   /** The resource's routes with their service over `db`, ready to register under each base path. */
   routes(db: Kysely<Database>, settings: ResourceSettings): (api: ApiInstance) => Promise<void>;
+  /** The section of the OpenAPI document its routes are in, listed at the top of the document. */
+  tag: ApiTag;
   /** The resource's own change to the generated OpenAPI document, if any. */
   openApi?: DocumentRewrite;
 }
@@ -44,9 +46,11 @@ export interface Resource {
 function resource<S>(
   createService: (db: Kysely<Database>, settings: ResourceSettings) => S,
   routes: ConditionalResourceRoutes<S>,
+  tag: ApiTag,
   openApi?: DocumentRewrite,
 ): Resource {
   return {
+    tag,
     routes(db, settings) {
       const service = createService(db, settings);
       const transaction: WithinTransaction<S> = (work) => inTransaction(db, (trx) => work(createService(trx, settings), trx));
@@ -63,18 +67,19 @@ export const resources: readonly Resource[] = [
   resource(
     usersService,
     usersRoutes,
+    usersTag,
     requestExample('/users', 'post', { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe', locale: 'en-US' }),
   ),
-  resource(userfieldCategoriesService, userfieldCategoriesRoutes),
-  resource(userfieldsService, userfieldsRoutes, (document) =>
+  resource(userfieldCategoriesService, userfieldCategoriesRoutes, userfieldCategoriesTag),
+  resource(userfieldsService, userfieldsRoutes, userfieldsTag, (document) =>
     requestExample('/userfields', 'post', { type: 'text', name: 'Employee number', categoryName: 'Employment' })(describeUserfieldTypes(document)),
   ),
-  resource(userfieldValuesService, userfieldValuesRoutes),
-  resource(offeringCategoriesService, offeringCategoriesRoutes),
-  resource(offeringsService, offeringsRoutes),
-  resource(registrationsService, registrationsRoutes),
-  resource(agreementsService, agreementsRoutes),
-  resource(attributeMappingsService, attributeMappingsRoutes),
-  resource(eventsService, eventsRoutes),
-  resource((db, settings) => webhooksService(db, settings.webhooks), webhooksRoutes),
+  resource(userfieldValuesService, userfieldValuesRoutes, userfieldValuesTag),
+  resource(offeringCategoriesService, offeringCategoriesRoutes, offeringCategoriesTag),
+  resource(offeringsService, offeringsRoutes, offeringsTag),
+  resource(registrationsService, registrationsRoutes, registrationsTag),
+  resource(agreementsService, agreementsRoutes, agreementsTag),
+  resource(attributeMappingsService, attributeMappingsRoutes, attributeMappingsTag),
+  resource(eventsService, eventsRoutes, eventsTag),
+  resource((db, settings) => webhooksService(db, settings.webhooks), webhooksRoutes, webhooksTag),
 ];

@@ -84,6 +84,16 @@ describe('createSqliteDialect: queries', () => {
     assert.deepEqual(row, { id: 1, name: 'a' });
   });
 
+  it('names row properties as better-sqlite3 does: any column name, the last of two namesakes winning', async () => {
+    const { db } = setup();
+    await db.insertInto('items').values({ name: 'a' }).execute();
+    const { rows } = await sql<Record<string, unknown>>`select name as "we""ird name", 1 as twice, 2 as twice from items`.execute(db);
+    assert.deepEqual(Object.entries(rows[0]!), [
+      ['we"ird name', 'a'],
+      ['twice', 2],
+    ]);
+  });
+
   it('binds booleans as 0 and 1', async () => {
     const { db } = setup();
     await db

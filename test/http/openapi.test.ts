@@ -64,6 +64,24 @@ forEachEngine('OpenAPI document, exact', (h) => {
         .map(([method, operation]) => ({ path, method, operation, api: !item.servers })),
     );
 
+  it('names every operation `resource.verb`, once, and puts it in one section declared at the top with a description', () => {
+    const declared = new Map<string, string>(doc.tags.map((tag: { name: string; description: string }) => [tag.name, tag.description]));
+    const ids = operations().map(({ path, method, operation }) => {
+      assert.match(operation.operationId ?? '', /^[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/, `${method} ${path}`);
+      assert.equal(operation.tags.length, 1, `${method} ${path}`);
+      assert.ok(declared.get(operation.tags[0]), `${method} ${path}: section ${operation.tags[0]} declared with a description`);
+      return operation.operationId;
+    });
+    assert.equal(new Set(ids).size, ids.length, 'operation ids are unique');
+    assert.deepEqual(
+      ['GET /users', 'POST /users', 'GET /users/{id}', 'PUT /users/{id}', 'DELETE /users/{id}', 'PUT /users/{id}/userfieldvalues'].map((route) => {
+        const [method, path] = route.split(' ') as [string, string];
+        return doc.paths[path][method.toLowerCase()].operationId;
+      }),
+      ['users.list', 'users.create', 'users.get', 'users.update', 'users.delete', 'userfieldValues.replace'],
+    );
+  });
+
   it('documents 201 and 204 without a body (but the new webhook with its secret), 201 with its Location', () => {
     for (const { path, method, operation } of operations()) {
       for (const status of ['201', '204']) {

@@ -14,91 +14,7 @@ export interface paths {
          * Get an access token (client credentials grant, RFC 6749 §4.4)
          * @description Authenticate the client with HTTP Basic (`client_id:client_secret`) or, if it cannot, with `client_id` and `client_secret` in the form. The token expires after `expires_in` seconds and is used like any other: `Authorization: Bearer <token>`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        /** @description client_credentials */
-                        grant_type?: string;
-                        /** @description Space-separated, among read, write, scim; narrows the client's scopes (default: all of them) */
-                        scope?: string;
-                        /** @description With client_secret_post only; prefer HTTP Basic */
-                        client_id?: string;
-                        /** @description With client_secret_post only; prefer HTTP Basic */
-                        client_secret?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Opaque; send it as `Authorization: Bearer <token>` to /api/v5 */
-                            access_token: string;
-                            /** @enum {string} */
-                            token_type: "Bearer";
-                            /** @description Seconds until it expires */
-                            expires_in: number;
-                            /** @description Space-separated, among read, write, scim */
-                            scope: string;
-                        };
-                    };
-                };
-                /** @description RFC 6749 §5.2 */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                /** @description RFC 6749 §5.2 */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["oauthTokens.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -118,80 +34,7 @@ export interface paths {
          * Revoke an access token (RFC 7009)
          * @description Answers 200 for a token that does not exist or was already revoked; 400 for a token issued to another client.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        /** @description The access token to revoke (required) */
-                        token?: string;
-                        /** @description access_token (the only kind this server issues) */
-                        token_type_hint?: string;
-                        /** @description With client_secret_post only; prefer HTTP Basic */
-                        client_id?: string;
-                        /** @description With client_secret_post only; prefer HTTP Basic */
-                        client_secret?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Revoked, or unknown */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description RFC 6749 §5.2 */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                /** @description RFC 6749 §5.2 */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["oauthTokens.revoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -206,152 +49,10 @@ export interface paths {
             cookie?: never;
         };
         /** List users */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    /** @description Exact match, case-insensitive */
-                    email?: string;
-                    /** @description Substring, case-insensitive */
-                    firstName?: string;
-                    /** @description Substring, case-insensitive */
-                    lastName?: string;
-                    /** @description Substring, case-insensitive */
-                    username?: string;
-                    /** @description Tags separated by commas or spaces; a user matches when it has all of them */
-                    tags?: string;
-                    /** @description Beyond v5. true: active users only; false: deactivated users only */
-                    active?: boolean;
-                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    createdDate?: string;
-                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    updatedDate?: string;
-                    /** @description Last login date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    lastLoginDate?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["User"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["users.list"];
         put?: never;
         /** Create a user */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "email": "jane.doe@example.com",
-                     *       "firstName": "Jane",
-                     *       "lastName": "Doe",
-                     *       "locale": "en-US"
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description Login email, unique in the organization (case-insensitive)
-                         * @example jane.doe@example.com
-                         */
-                        email: string;
-                        /**
-                         * Format: password
-                         * @description Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number
-                         */
-                        password?: string;
-                        /** @description First name */
-                        firstName?: string;
-                        /** @description Last name */
-                        lastName?: string;
-                        /** @description Unique in the organization (case-insensitive) */
-                        username?: string;
-                        /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
-                        tags?: string[];
-                        /** @description ISO 639-1 language code, optionally -REGION */
-                        locale?: string;
-                        /** @description Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way */
-                        active?: boolean;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly lastLoginDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created; the Location header holds the URL of the new item */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        Location: components["headers"]["Location"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["users.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -366,202 +67,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get a user */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["User"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["users.get"];
         /** Update a user (partial) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Login email, unique in the organization (case-insensitive)
-                         * @example jane.doe@example.com
-                         */
-                        email?: string;
-                        /**
-                         * Format: password
-                         * @description Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number
-                         */
-                        password?: string;
-                        /** @description First name */
-                        firstName?: string | null;
-                        /** @description Last name */
-                        lastName?: string | null;
-                        /** @description Unique in the organization (case-insensitive) */
-                        username?: string | null;
-                        /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
-                        tags?: string[] | null;
-                        /** @description ISO 639-1 language code, optionally -REGION */
-                        locale?: string | null;
-                        /** @description Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way */
-                        active?: boolean;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly lastLoginDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["users.update"];
         post?: never;
         /** Delete a user and everything that belongs to it */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        delete: operations["users.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -575,119 +86,10 @@ export interface paths {
             cookie?: never;
         };
         /** List userfield categories: public first, then private, each by orderIndex */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    /** @description Substring, case-insensitive */
-                    name?: string;
-                    /** @description Only categories of this type */
-                    type?: "public" | "private";
-                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    createdDate?: string;
-                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    updatedDate?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["UserfieldCategory"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["userfieldCategories.list"];
         put?: never;
         /** Create a userfield category */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Unique in the organization (case-insensitive) */
-                        name: string;
-                        /**
-                         * @description Fixed for the life of the category
-                         * @enum {string}
-                         */
-                        type: "public" | "private";
-                        /** @description Position among the categories of its type; omitted or beyond the end: the end */
-                        orderIndex?: number;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created; the Location header holds the URL of the new item */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        Location: components["headers"]["Location"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["userfieldCategories.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -702,187 +104,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get a userfield category */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserfieldCategory"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["userfieldCategories.get"];
         /** Rename or reorder a userfield category (partial); its type never changes */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Unique in the organization (case-insensitive) */
-                        name?: string;
-                        /**
-                         * @description Never changes: accepted only when equal to the current type
-                         * @enum {string}
-                         */
-                        type?: "public" | "private";
-                        /** @description New position among the categories of its type; beyond the end: the end */
-                        orderIndex?: number;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["userfieldCategories.update"];
         post?: never;
         /** Delete an empty userfield category */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        delete: operations["userfieldCategories.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -896,120 +123,10 @@ export interface paths {
             cookie?: never;
         };
         /** List userfields by category (public first), then orderIndex; predefined fields in no category last */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    createdDate?: string;
-                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    updatedDate?: string;
-                    /** @description Only fields in categories of this type (predefined fields in no category match neither) */
-                    categoryType?: "public" | "private";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["Userfield"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["userfields.list"];
         put?: never;
         /** Create a userfield */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /**
-             * @description categoryId or categoryName is required; an unknown categoryName creates the category.
-             *
-             *     Which properties each type has (besides id, type, createdDate, updatedDate and its category and orderIndex):
-             *     - text, email: name, localizedNames, required, constraints (minimumLength, maximumLength), size
-             *     - number, decimal: name, localizedNames, required, constraints (minimumValue, maximumValue), size
-             *     - date: name, localizedNames, required, constraints (minimumDate, maximumDate), size
-             *     - dropdown, radiobuttons, checkboxes: name, localizedNames, required, options
-             *     - checkbox: name, localizedNames
-             *     - truefalse, yesno: name, localizedNames, required
-             *     - message: message
-             */
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "text",
-                     *       "name": "Employee number",
-                     *       "categoryName": "Employment"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NewUserfieldText"] | components["schemas"]["NewUserfieldNumber"] | components["schemas"]["NewUserfieldDecimal"] | components["schemas"]["NewUserfieldEmail"] | components["schemas"]["NewUserfieldDate"] | components["schemas"]["NewUserfieldDropdown"] | components["schemas"]["NewUserfieldRadiobuttons"] | components["schemas"]["NewUserfieldCheckbox"] | components["schemas"]["NewUserfieldCheckboxes"] | components["schemas"]["NewUserfieldTruefalse"] | components["schemas"]["NewUserfieldYesno"] | components["schemas"]["NewUserfieldMessage"];
-                };
-            };
-            responses: {
-                /** @description Created; the Location header holds the URL of the new item */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        Location: components["headers"]["Location"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["userfields.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1024,234 +141,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get a userfield */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /**
-                 * @description Which properties each type has (besides id, type, createdDate, updatedDate and its category and orderIndex):
-                 *     - text, email: name, localizedNames, required, constraints (minimumLength, maximumLength), size
-                 *     - number, decimal: name, localizedNames, required, constraints (minimumValue, maximumValue), size
-                 *     - date: name, localizedNames, required, constraints (minimumDate, maximumDate), size
-                 *     - dropdown, radiobuttons, checkboxes: name, localizedNames, required, options
-                 *     - checkbox: name, localizedNames
-                 *     - truefalse, yesno: name, localizedNames, required
-                 *     - message: message
-                 */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Userfield"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["userfields.get"];
         /** Update a userfield (partial): move, rename, required, options, constraints, message, size, orderIndex */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            /** @description Partial: what is not sent keeps its value. categoryId or categoryName moves the field to another category (the end unless orderIndex is sent); an unknown categoryName creates the category, as on create. A predefined field keeps its name. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Never changes: ignored when equal to the current type
-                         * @enum {string}
-                         */
-                        type?: "text" | "number" | "decimal" | "email" | "date" | "dropdown" | "radiobuttons" | "checkbox" | "checkboxes" | "truefalse" | "yesno" | "message" | "radios";
-                        name?: string | null;
-                        /** @description message fields only */
-                        message?: string | null;
-                        /**
-                         * @description Type of the category that an unknown categoryName creates (default public); otherwise must match the category the field is (or moves) in
-                         * @enum {string}
-                         */
-                        categoryType?: "public" | "private";
-                        /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
-                        localizedNames?: {
-                            [key: string]: string;
-                        };
-                        required?: boolean;
-                        /** @description dropdown, radiobuttons, checkboxes: names unique (case-insensitive); at most one selected except for checkboxes. On update the list replaces the old one */
-                        options?: {
-                            name: string;
-                            /** @description Chosen by default */
-                            selected?: boolean;
-                        }[];
-                        /** @description text, email: lengths; number, decimal: values; date: mm/dd/yyyy. A minimum never exceeds its maximum. On update the object replaces the old one; {} clears them all */
-                        constraints?: {
-                            minimumLength?: number;
-                            maximumLength?: number;
-                            minimumValue?: number;
-                            maximumValue?: number;
-                            minimumDate?: string;
-                            maximumDate?: string;
-                        };
-                        /**
-                         * @description Width of the entry; default medium
-                         * @enum {string}
-                         */
-                        size?: "small" | "medium" | "mediumlarge" | "large";
-                        /** @description The category to place the field in */
-                        categoryId?: string;
-                        /** @description The category to place the field in, by name (case-insensitive) */
-                        categoryName?: string;
-                        /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
-                        orderIndex?: number;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly readOnly?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["userfields.update"];
         post?: never;
         /** Delete a custom userfield with its values, or take a predefined one out of its category */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        delete: operations["userfields.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1265,120 +160,9 @@ export interface paths {
             cookie?: never;
         };
         /** Get a user's userfield values */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The values a user holds, keyed by userfield id; {} when there are none */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["userfieldValues.get"];
         /** Set or clear some of a user's userfield values, all or nothing */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            /** @description Values to set, keyed by userfield id; fields not named keep their value. All or nothing: when one entry is refused, none is written and fieldErrors names every refused userfield id */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["userfieldValues.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1394,115 +178,10 @@ export interface paths {
             cookie?: never;
         };
         /** List offering categories in list order */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    /** @description Substring, case-insensitive */
-                    name?: string;
-                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    createdDate?: string;
-                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    updatedDate?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["OfferingCategory"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["offeringCategories.list"];
         put?: never;
         /** Create an offering category */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Unique in the organization (case-insensitive) */
-                        name: string;
-                        description?: string;
-                        /** @description Hex colour #rrggbb */
-                        color?: string;
-                        /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
-                        orderIndex?: number;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created; the Location header holds the URL of the new item */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        Location: components["headers"]["Location"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["offeringCategories.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1517,185 +196,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get an offering category */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OfferingCategory"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["offeringCategories.get"];
         /** Update an offering category (partial); orderIndex moves it */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Unique in the organization (case-insensitive) */
-                        name?: string;
-                        description?: string | null;
-                        /** @description Hex colour #rrggbb */
-                        color?: string | null;
-                        /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
-                        orderIndex?: number;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["offeringCategories.update"];
         post?: never;
         /** Delete an offering category; offerings lose it from offeringCategoryIds */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        delete: operations["offeringCategories.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1709,135 +215,10 @@ export interface paths {
             cookie?: never;
         };
         /** List offerings in list order; userId lists those open for that user to register */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    /** @description Substring, case-insensitive */
-                    title?: string;
-                    /** @description Offerings in this offering category */
-                    offeringCategoryId?: string;
-                    /** @description Tags separated by commas or spaces; an offering matches when it has all of them */
-                    tag?: string;
-                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    createdDate?: string;
-                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    updatedDate?: string;
-                    /** @description Offerings open now for this user to register: within the registration window and not blocked by one of their registrations */
-                    userId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["Offering"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["offerings.list"];
         put?: never;
         /** Create an offering */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title: string;
-                        /** @description Start of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
-                        beginDate?: string;
-                        /** @description End of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
-                        endDate?: string;
-                        /** @description Registration opens; absent → open from the start, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
-                        registrationBeginDate?: string;
-                        /** @description Registration closes; absent → never closes, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
-                        registrationEndDate?: string;
-                        catalogDescription?: string;
-                        price?: number;
-                        /** @description Ids of offering categories of the organization; replaces the list */
-                        offeringCategoryIds?: string[];
-                        /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
-                        tags?: string[];
-                        /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
-                        orderIndex?: number;
-                        /** @description Lowest grade that passes (default 70) */
-                        passingGrade?: number;
-                        /** @description Whether a user whose registration was graded may register again (default false) */
-                        allowRetake?: boolean;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created; the Location header holds the URL of the new item */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        Location: components["headers"]["Location"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["offerings.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1852,199 +233,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get an offering */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Offering"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["offerings.get"];
         /** Update an offering (partial); orderIndex moves it */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title?: string;
-                        /** @description Start of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
-                        beginDate?: string | null;
-                        /** @description End of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
-                        endDate?: string | null;
-                        /** @description Registration opens, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
-                        registrationBeginDate?: string | null;
-                        /** @description Registration closes, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
-                        registrationEndDate?: string | null;
-                        catalogDescription?: string | null;
-                        price?: number | null;
-                        /** @description Ids of offering categories of the organization; replaces the list */
-                        offeringCategoryIds?: string[] | null;
-                        /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
-                        tags?: string[] | null;
-                        /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
-                        orderIndex?: number;
-                        /** @description Lowest grade that passes (default 70) */
-                        passingGrade?: number;
-                        /** @description Whether a user whose registration was graded may register again (default false) */
-                        allowRetake?: boolean;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["offerings.update"];
         post?: never;
         /** Delete an offering that has no registrations but ejected ones (which go with it) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        delete: operations["offerings.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2058,116 +252,10 @@ export interface paths {
             cookie?: never;
         };
         /** List registrations by creation date */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    /** @description active, passed, failed, ejected */
-                    status?: "active" | "passed" | "failed" | "ejected";
-                    /** @description The user's registrations */
-                    userId?: string;
-                    /** @description The offering's registrations */
-                    offeringId?: string;
-                    /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    createdDate?: string;
-                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    updatedDate?: string;
-                    /** @description Begin date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    beginDate?: string;
-                    /** @description Last activity date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    lastActiveDate?: string;
-                    /** @description End date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    endDate?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["Registration"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["registrations.list"];
         put?: never;
         /** Register a user for an offering that is open for registration */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description A user of the organization */
-                        userId: string;
-                        /** @description An offering of the organization, open for registration */
-                        offeringId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created; the Location header holds the URL of the new item */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        Location: components["headers"]["Location"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["registrations.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2182,145 +270,9 @@ export interface paths {
             cookie?: never;
         };
         /** Get a registration */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Registration"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["registrations.get"];
         /** Eject ({"status": "ejected"}) or grade ({"grade": n}) a registration */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description "ejected" ends an active registration without a grade; the current status changes nothing
-                         * @enum {string}
-                         */
-                        status?: "active" | "passed" | "failed" | "ejected";
-                        /** @description 0-100; the registration becomes passed when it reaches the offering's passingGrade, else failed */
-                        grade?: number;
-                        /** @description Only with grade */
-                        graderComment?: string | null;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly userId?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly offeringId?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly title?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly graderId?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly beginDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly lastActiveDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly endDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["registrations.update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2336,59 +288,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the agreements defined: standard, then custom */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
-                    updatedDate?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["Agreement"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["agreements.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2405,128 +305,9 @@ export interface paths {
             cookie?: never;
         };
         /** Get the standard or custom agreement */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description standard or custom */
-                    type: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Agreement"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["agreements.get"];
         /** Define (title and text required the first time) or revise an agreement */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description standard or custom */
-                    type: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title?: string;
-                        text?: string;
-                        /** @description The custom agreement is always required */
-                        required?: boolean;
-                        /** @description Read-only; ignored on input. */
-                        readonly type?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["agreements.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2542,60 +323,7 @@ export interface paths {
             cookie?: never;
         };
         /** A user's agreements: standard, then custom when defined */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["UserAgreement"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["userAgreements.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2612,131 +340,9 @@ export interface paths {
             cookie?: never;
         };
         /** A user's agreement to the standard or custom agreement */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                    /** @description standard or custom */
-                    type: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserAgreement"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["userAgreements.get"];
         /** Record that the user agrees (to the current text) or no longer agrees */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                    /** @description standard or custom */
-                    type: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        agreed: boolean;
-                        /** @description Read-only; ignored on input. */
-                        readonly type?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly title?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly text?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly agreedDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["userAgreements.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2752,144 +358,9 @@ export interface paths {
             cookie?: never;
         };
         /** SCIM attributes mapped onto userfields */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Beyond v5. SCIM attributes mapped onto userfields, keyed by attribute: enterprise extension attributes (urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department, ...), core attributes the server does not store itself (title, phoneNumbers[type eq "work"].value, ...) or attributes of the organization's own extension schema (urn:...:<attribute>). Identity providers then read and write those userfields through /scim/v2, validated by each userfield's own rules */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: string;
-                        };
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                /** @description No resource exists with the given id. */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["scimAttributes.get"];
         /** Map SCIM attributes onto userfields (null removes a mapping), all or nothing */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            /** @description Mappings to add or change, keyed by attribute; null removes one. Attributes not named keep their mapping. All or nothing */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        [key: string]: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                /** @description No resource exists with the given id. */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["scimAttributes.replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2905,58 +376,7 @@ export interface paths {
             cookie?: never;
         };
         /** Beyond v5. The changes of the organization in the order they committed, kept for a retention period (30 days by default) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The id of the last event read: the list goes on after it. Absent: from the oldest event kept */
-                    after?: string;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["Event"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["events.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2973,138 +393,10 @@ export interface paths {
             cookie?: never;
         };
         /** Beyond v5. List webhooks */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["Webhook"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["webhooks.list"];
         put?: never;
         /** Beyond v5. Create a webhook: the answer holds its signing secret, shown this once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
-                        url: string;
-                        /** @description The event types the webhook receives */
-                        events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
-                        description?: string;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly disabledReason?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly disabledDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        Location: components["headers"]["Location"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            url: string;
-                            events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
-                            description?: string;
-                            /** @description True after every attempt failed for 24 hours, or when disabled by PUT; nothing is delivered meanwhile */
-                            disabled: boolean;
-                            disabledReason?: string;
-                            /**
-                             * @description When it was disabled, UTC yyyy-mm-ddThh:mm:ssZ
-                             * @example 2013-10-23T00:48:50Z
-                             */
-                            disabledDate?: string;
-                            /**
-                             * @description When the webhook was created, UTC yyyy-mm-ddThh:mm:ssZ
-                             * @example 2013-10-23T00:48:50Z
-                             */
-                            createdDate: string;
-                            /**
-                             * @description When it last changed, UTC yyyy-mm-ddThh:mm:ssZ
-                             * @example 2013-10-23T00:48:50Z
-                             */
-                            updatedDate: string;
-                            /** @description The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it */
-                            secret: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["webhooks.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3119,188 +411,12 @@ export interface paths {
             cookie?: never;
         };
         /** Beyond v5. Get a webhook */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Not modified: If-None-Match names the current version (the ETag header) */
-                304: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["webhooks.get"];
         /** Beyond v5. Update a webhook (partial); disabled: false enables it again */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
-                        url?: string;
-                        /** @description The event types the webhook receives */
-                        events?: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
-                        description?: string | null;
-                        disabled?: boolean;
-                        /** @description Read-only; ignored on input. */
-                        readonly id?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly createdDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly updatedDate?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly disabledReason?: unknown;
-                        /** @description Read-only; ignored on input. */
-                        readonly disabledDate?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        put: operations["webhooks.update"];
         post?: never;
         /** Beyond v5. Delete a webhook and its deliveries */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
-                    "If-Match"?: string;
-                    /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
-                412: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: string[];
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        delete: operations["webhooks.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3316,42 +432,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Beyond v5. Send a webhook.ping event to the webhook now */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"];
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["webhooks.test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3366,60 +447,7 @@ export interface paths {
             cookie?: never;
         };
         /** Beyond v5. The deliveries to the webhook, newest first, each with its attempts */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["WebhookDelivery"][];
-                            /**
-                             * Format: uri
-                             * @description Present when more items follow
-                             */
-                            next?: string;
-                            /**
-                             * Format: uri
-                             * @description Present when offset > 0
-                             */
-                            prev?: string;
-                            /**
-                             * Format: uri
-                             * @description Same as prev
-                             */
-                            previous?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        get: operations["webhookDeliveries.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3438,43 +466,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Beyond v5. Send a delivery again now, with the same webhook-id, and retry it for another day */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    deliveryId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"];
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                406: components["responses"]["NotAcceptable"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
+        post: operations["webhookDeliveries.resend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4869,4 +1861,3063 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    "oauthTokens.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description client_credentials */
+                    grant_type?: string;
+                    /** @description Space-separated, among read, write, scim; narrows the client's scopes (default: all of them) */
+                    scope?: string;
+                    /** @description With client_secret_post only; prefer HTTP Basic */
+                    client_id?: string;
+                    /** @description With client_secret_post only; prefer HTTP Basic */
+                    client_secret?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque; send it as `Authorization: Bearer <token>` to /api/v5 */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description Seconds until it expires */
+                        expires_in: number;
+                        /** @description Space-separated, among read, write, scim */
+                        scope: string;
+                    };
+                };
+            };
+            /** @description RFC 6749 §5.2 */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description RFC 6749 §5.2 */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "oauthTokens.revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The access token to revoke (required) */
+                    token?: string;
+                    /** @description access_token (the only kind this server issues) */
+                    token_type_hint?: string;
+                    /** @description With client_secret_post only; prefer HTTP Basic */
+                    client_id?: string;
+                    /** @description With client_secret_post only; prefer HTTP Basic */
+                    client_secret?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoked, or unknown */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 6749 §5.2 */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description RFC 6749 §5.2 */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid_request, invalid_client, unauthorized_client, unsupported_grant_type or invalid_scope */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "users.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Exact match, case-insensitive */
+                email?: string;
+                /** @description Substring, case-insensitive */
+                firstName?: string;
+                /** @description Substring, case-insensitive */
+                lastName?: string;
+                /** @description Substring, case-insensitive */
+                username?: string;
+                /** @description Tags separated by commas or spaces; a user matches when it has all of them */
+                tags?: string;
+                /** @description Beyond v5. true: active users only; false: deactivated users only */
+                active?: boolean;
+                /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                createdDate?: string;
+                /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                updatedDate?: string;
+                /** @description Last login date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                lastLoginDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["User"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "users.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane.doe@example.com",
+                 *       "firstName": "Jane",
+                 *       "lastName": "Doe",
+                 *       "locale": "en-US"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Login email, unique in the organization (case-insensitive)
+                     * @example jane.doe@example.com
+                     */
+                    email: string;
+                    /**
+                     * Format: password
+                     * @description Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number
+                     */
+                    password?: string;
+                    /** @description First name */
+                    firstName?: string;
+                    /** @description Last name */
+                    lastName?: string;
+                    /** @description Unique in the organization (case-insensitive) */
+                    username?: string;
+                    /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
+                    tags?: string[];
+                    /** @description ISO 639-1 language code, optionally -REGION */
+                    locale?: string;
+                    /** @description Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way */
+                    active?: boolean;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly lastLoginDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; the Location header holds the URL of the new item */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "users.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "users.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Login email, unique in the organization (case-insensitive)
+                     * @example jane.doe@example.com
+                     */
+                    email?: string;
+                    /**
+                     * Format: password
+                     * @description Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number
+                     */
+                    password?: string;
+                    /** @description First name */
+                    firstName?: string | null;
+                    /** @description Last name */
+                    lastName?: string | null;
+                    /** @description Unique in the organization (case-insensitive) */
+                    username?: string | null;
+                    /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
+                    tags?: string[] | null;
+                    /** @description ISO 639-1 language code, optionally -REGION */
+                    locale?: string | null;
+                    /** @description Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way */
+                    active?: boolean;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly lastLoginDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "users.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfieldCategories.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Substring, case-insensitive */
+                name?: string;
+                /** @description Only categories of this type */
+                type?: "public" | "private";
+                /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                createdDate?: string;
+                /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                updatedDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["UserfieldCategory"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfieldCategories.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the organization (case-insensitive) */
+                    name: string;
+                    /**
+                     * @description Fixed for the life of the category
+                     * @enum {string}
+                     */
+                    type: "public" | "private";
+                    /** @description Position among the categories of its type; omitted or beyond the end: the end */
+                    orderIndex?: number;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; the Location header holds the URL of the new item */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfieldCategories.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserfieldCategory"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfieldCategories.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the organization (case-insensitive) */
+                    name?: string;
+                    /**
+                     * @description Never changes: accepted only when equal to the current type
+                     * @enum {string}
+                     */
+                    type?: "public" | "private";
+                    /** @description New position among the categories of its type; beyond the end: the end */
+                    orderIndex?: number;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfieldCategories.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfields.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                createdDate?: string;
+                /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                updatedDate?: string;
+                /** @description Only fields in categories of this type (predefined fields in no category match neither) */
+                categoryType?: "public" | "private";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["Userfield"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfields.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description categoryId or categoryName is required; an unknown categoryName creates the category.
+         *
+         *     Which properties each type has (besides id, type, createdDate, updatedDate and its category and orderIndex):
+         *     - text, email: name, localizedNames, required, constraints (minimumLength, maximumLength), size
+         *     - number, decimal: name, localizedNames, required, constraints (minimumValue, maximumValue), size
+         *     - date: name, localizedNames, required, constraints (minimumDate, maximumDate), size
+         *     - dropdown, radiobuttons, checkboxes: name, localizedNames, required, options
+         *     - checkbox: name, localizedNames
+         *     - truefalse, yesno: name, localizedNames, required
+         *     - message: message
+         */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "text",
+                 *       "name": "Employee number",
+                 *       "categoryName": "Employment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewUserfieldText"] | components["schemas"]["NewUserfieldNumber"] | components["schemas"]["NewUserfieldDecimal"] | components["schemas"]["NewUserfieldEmail"] | components["schemas"]["NewUserfieldDate"] | components["schemas"]["NewUserfieldDropdown"] | components["schemas"]["NewUserfieldRadiobuttons"] | components["schemas"]["NewUserfieldCheckbox"] | components["schemas"]["NewUserfieldCheckboxes"] | components["schemas"]["NewUserfieldTruefalse"] | components["schemas"]["NewUserfieldYesno"] | components["schemas"]["NewUserfieldMessage"];
+            };
+        };
+        responses: {
+            /** @description Created; the Location header holds the URL of the new item */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfields.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Which properties each type has (besides id, type, createdDate, updatedDate and its category and orderIndex):
+             *     - text, email: name, localizedNames, required, constraints (minimumLength, maximumLength), size
+             *     - number, decimal: name, localizedNames, required, constraints (minimumValue, maximumValue), size
+             *     - date: name, localizedNames, required, constraints (minimumDate, maximumDate), size
+             *     - dropdown, radiobuttons, checkboxes: name, localizedNames, required, options
+             *     - checkbox: name, localizedNames
+             *     - truefalse, yesno: name, localizedNames, required
+             *     - message: message
+             */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Userfield"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfields.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Partial: what is not sent keeps its value. categoryId or categoryName moves the field to another category (the end unless orderIndex is sent); an unknown categoryName creates the category, as on create. A predefined field keeps its name. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Never changes: ignored when equal to the current type
+                     * @enum {string}
+                     */
+                    type?: "text" | "number" | "decimal" | "email" | "date" | "dropdown" | "radiobuttons" | "checkbox" | "checkboxes" | "truefalse" | "yesno" | "message" | "radios";
+                    name?: string | null;
+                    /** @description message fields only */
+                    message?: string | null;
+                    /**
+                     * @description Type of the category that an unknown categoryName creates (default public); otherwise must match the category the field is (or moves) in
+                     * @enum {string}
+                     */
+                    categoryType?: "public" | "private";
+                    /** @description Label per locale (ISO 639-1, optionally -REGION); {} clears them */
+                    localizedNames?: {
+                        [key: string]: string;
+                    };
+                    required?: boolean;
+                    /** @description dropdown, radiobuttons, checkboxes: names unique (case-insensitive); at most one selected except for checkboxes. On update the list replaces the old one */
+                    options?: {
+                        name: string;
+                        /** @description Chosen by default */
+                        selected?: boolean;
+                    }[];
+                    /** @description text, email: lengths; number, decimal: values; date: mm/dd/yyyy. A minimum never exceeds its maximum. On update the object replaces the old one; {} clears them all */
+                    constraints?: {
+                        minimumLength?: number;
+                        maximumLength?: number;
+                        minimumValue?: number;
+                        maximumValue?: number;
+                        minimumDate?: string;
+                        maximumDate?: string;
+                    };
+                    /**
+                     * @description Width of the entry; default medium
+                     * @enum {string}
+                     */
+                    size?: "small" | "medium" | "mediumlarge" | "large";
+                    /** @description The category to place the field in */
+                    categoryId?: string;
+                    /** @description The category to place the field in, by name (case-insensitive) */
+                    categoryName?: string;
+                    /** @description Position within the category; omitted: the end (on a move) or unchanged; beyond the end: the end */
+                    orderIndex?: number;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly readOnly?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfields.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfieldValues.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values a user holds, keyed by userfield id; {} when there are none */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userfieldValues.replace": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Values to set, keyed by userfield id; fields not named keep their value. All or nothing: when one entry is refused, none is written and fieldErrors names every refused userfield id */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offeringCategories.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Substring, case-insensitive */
+                name?: string;
+                /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                createdDate?: string;
+                /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                updatedDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["OfferingCategory"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offeringCategories.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the organization (case-insensitive) */
+                    name: string;
+                    description?: string;
+                    /** @description Hex colour #rrggbb */
+                    color?: string;
+                    /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
+                    orderIndex?: number;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; the Location header holds the URL of the new item */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offeringCategories.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferingCategory"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offeringCategories.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the organization (case-insensitive) */
+                    name?: string;
+                    description?: string | null;
+                    /** @description Hex colour #rrggbb */
+                    color?: string | null;
+                    /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
+                    orderIndex?: number;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offeringCategories.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offerings.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Substring, case-insensitive */
+                title?: string;
+                /** @description Offerings in this offering category */
+                offeringCategoryId?: string;
+                /** @description Tags separated by commas or spaces; an offering matches when it has all of them */
+                tag?: string;
+                /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                createdDate?: string;
+                /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                updatedDate?: string;
+                /** @description Offerings open now for this user to register: within the registration window and not blocked by one of their registrations */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["Offering"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offerings.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    /** @description Start of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    beginDate?: string;
+                    /** @description End of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    endDate?: string;
+                    /** @description Registration opens; absent → open from the start, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    registrationBeginDate?: string;
+                    /** @description Registration closes; absent → never closes, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    registrationEndDate?: string;
+                    catalogDescription?: string;
+                    price?: number;
+                    /** @description Ids of offering categories of the organization; replaces the list */
+                    offeringCategoryIds?: string[];
+                    /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
+                    tags?: string[];
+                    /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
+                    orderIndex?: number;
+                    /** @description Lowest grade that passes (default 70) */
+                    passingGrade?: number;
+                    /** @description Whether a user whose registration was graded may register again (default false) */
+                    allowRetake?: boolean;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; the Location header holds the URL of the new item */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offerings.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offering"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offerings.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    /** @description Start of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    beginDate?: string | null;
+                    /** @description End of the offering, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    endDate?: string | null;
+                    /** @description Registration opens, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    registrationBeginDate?: string | null;
+                    /** @description Registration closes, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    registrationEndDate?: string | null;
+                    catalogDescription?: string | null;
+                    price?: number | null;
+                    /** @description Ids of offering categories of the organization; replaces the list */
+                    offeringCategoryIds?: string[] | null;
+                    /** @description Entries holding commas or spaces are split into several tags; duplicates are dropped */
+                    tags?: string[] | null;
+                    /** @description Zero-based position; omitted on create → last; beyond the end → last; later items shift */
+                    orderIndex?: number;
+                    /** @description Lowest grade that passes (default 70) */
+                    passingGrade?: number;
+                    /** @description Whether a user whose registration was graded may register again (default false) */
+                    allowRetake?: boolean;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "offerings.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "registrations.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description active, passed, failed, ejected */
+                status?: "active" | "passed" | "failed" | "ejected";
+                /** @description The user's registrations */
+                userId?: string;
+                /** @description The offering's registrations */
+                offeringId?: string;
+                /** @description Creation date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                createdDate?: string;
+                /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                updatedDate?: string;
+                /** @description Begin date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                beginDate?: string;
+                /** @description Last activity date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                lastActiveDate?: string;
+                /** @description End date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["Registration"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "registrations.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A user of the organization */
+                    userId: string;
+                    /** @description An offering of the organization, open for registration */
+                    offeringId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; the Location header holds the URL of the new item */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "registrations.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Registration"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "registrations.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description "ejected" ends an active registration without a grade; the current status changes nothing
+                     * @enum {string}
+                     */
+                    status?: "active" | "passed" | "failed" | "ejected";
+                    /** @description 0-100; the registration becomes passed when it reaches the offering's passingGrade, else failed */
+                    grade?: number;
+                    /** @description Only with grade */
+                    graderComment?: string | null;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly userId?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly offeringId?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly title?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly graderId?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly beginDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly lastActiveDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly endDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "agreements.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                updatedDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["Agreement"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "agreements.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description standard or custom */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agreement"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "agreements.replace": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description standard or custom */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    text?: string;
+                    /** @description The custom agreement is always required */
+                    required?: boolean;
+                    /** @description Read-only; ignored on input. */
+                    readonly type?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userAgreements.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["UserAgreement"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userAgreements.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+                /** @description standard or custom */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAgreement"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "userAgreements.replace": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+                /** @description standard or custom */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agreed: boolean;
+                    /** @description Read-only; ignored on input. */
+                    readonly type?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly title?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly text?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly agreedDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "scimAttributes.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Beyond v5. SCIM attributes mapped onto userfields, keyed by attribute: enterprise extension attributes (urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department, ...), core attributes the server does not store itself (title, phoneNumbers[type eq "work"].value, ...) or attributes of the organization's own extension schema (urn:...:<attribute>). Identity providers then read and write those userfields through /scim/v2, validated by each userfield's own rules */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No resource exists with the given id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "scimAttributes.replace": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Mappings to add or change, keyed by attribute; null removes one. Attributes not named keep their mapping. All or nothing */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No resource exists with the given id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "events.list": {
+        parameters: {
+            query?: {
+                /** @description The id of the last event read: the list goes on after it. Absent: from the oldest event kept */
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["Event"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["Webhook"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
+                    url: string;
+                    /** @description The event types the webhook receives */
+                    events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                    description?: string;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly disabledReason?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly disabledDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                        description?: string;
+                        /** @description True after every attempt failed for 24 hours, or when disabled by PUT; nothing is delivered meanwhile */
+                        disabled: boolean;
+                        disabledReason?: string;
+                        /**
+                         * @description When it was disabled, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        disabledDate?: string;
+                        /**
+                         * @description When the webhook was created, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        createdDate: string;
+                        /**
+                         * @description When it last changed, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        updatedDate: string;
+                        /** @description The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it */
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
+                    url?: string;
+                    /** @description The event types the webhook receives */
+                    events?: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                    description?: string | null;
+                    disabled?: boolean;
+                    /** @description Read-only; ignored on input. */
+                    readonly id?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly createdDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly updatedDate?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly disabledReason?: unknown;
+                    /** @description Read-only; ignored on input. */
+                    readonly disabledDate?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhookDeliveries.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["WebhookDelivery"][];
+                        /**
+                         * Format: uri
+                         * @description Present when more items follow
+                         */
+                        next?: string;
+                        /**
+                         * Format: uri
+                         * @description Present when offset > 0
+                         */
+                        prev?: string;
+                        /**
+                         * Format: uri
+                         * @description Same as prev
+                         */
+                        previous?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhookDeliveries.resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+}

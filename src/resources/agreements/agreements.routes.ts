@@ -1,6 +1,7 @@
 import { lockRow } from '../../db/locking.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { itemRoutes, listRoute } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { IdParams } from '../../lib/schema.js';
 import {
   Agreement,
@@ -16,18 +17,25 @@ import {
 import { agreementsRepository } from './agreements.repository.js';
 import type { AgreementsService } from './agreements.service.js';
 
-const tag = 'Agreements';
+export const agreementsTag: ApiTag = {
+  name: 'Agreements',
+  description:
+    'The standard agreement and custom ones (title and text), and whether each user agrees to their current text. ' +
+    'A user agreement is at /users/{id}/agreements.',
+};
+const tag = agreementsTag;
 
 export const agreementsRoutes: ConditionalResourceRoutes<AgreementsService> = async (app, { service, transaction }) => {
   listRoute(
     app,
     '/agreements',
-    { tag, summary: 'List the agreements defined: standard, then custom', query: AgreementQuery, item: Agreement },
+    { name: 'agreements', tag, summary: 'List the agreements defined: standard, then custom', query: AgreementQuery, item: Agreement },
     (caller, { query, paging }) => service.list(caller, query, paging),
   );
 
   itemRoutes(app, {
     url: '/agreements/:type',
+    name: 'agreements',
     tag,
     params: TypeParams,
     item: Agreement,
@@ -46,12 +54,20 @@ export const agreementsRoutes: ConditionalResourceRoutes<AgreementsService> = as
   listRoute(
     app,
     '/users/:id/agreements',
-    { tag, summary: "A user's agreements: standard, then custom when defined", params: IdParams, query: UserAgreementQuery, item: UserAgreement },
+    {
+      name: 'userAgreements',
+      tag,
+      summary: "A user's agreements: standard, then custom when defined",
+      params: IdParams,
+      query: UserAgreementQuery,
+      item: UserAgreement,
+    },
     (caller, { params, query, paging }) => service.listForUser(caller, params.id, query, paging),
   );
 
   itemRoutes(app, {
     url: '/users/:id/agreements/:type',
+    name: 'userAgreements',
     tag,
     params: UserAgreementParams,
     item: UserAgreement,

@@ -1,13 +1,19 @@
 import { lockOrdering } from '../../db/dense-order.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { CreateOfferingCategory, OfferingCategory, OfferingCategoryQuery, UpdateOfferingCategory } from './offering-categories.schemas.js';
 import type { OfferingCategoriesService } from './offering-categories.service.js';
 
+export const offeringCategoriesTag: ApiTag = {
+  name: 'Offering categories',
+  description: 'The groups offerings are listed in, in list order.',
+};
 export const offeringCategoriesRoutes: ConditionalResourceRoutes<OfferingCategoriesService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'offeringcategories',
-    tag: 'Offering categories',
+    name: 'offeringCategories',
+    tag: offeringCategoriesTag,
     item: OfferingCategory,
     service,
     transaction,

@@ -1,13 +1,19 @@
 import { lockRow } from '../../db/locking.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { CreateRegistration, Registration, RegistrationQuery, UpdateRegistration } from './registrations.schemas.js';
 import type { RegistrationsService } from './registrations.service.js';
 
+export const registrationsTag: ApiTag = {
+  name: 'Registrations',
+  description: 'A user registered for an offering: active until ejected, or passed or failed by a grade.',
+};
 export const registrationsRoutes: ConditionalResourceRoutes<RegistrationsService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'registrations',
-    tag: 'Registrations',
+    name: 'registrations',
+    tag: registrationsTag,
     item: Registration,
     service,
     transaction,

@@ -1,13 +1,19 @@
 import { lockOrdering } from '../../db/dense-order.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { CreateUserfieldCategory, UpdateUserfieldCategory, UserfieldCategory, UserfieldCategoryQuery } from './userfield-categories.schemas.js';
 import type { UserfieldCategoriesService } from './userfield-categories.service.js';
 
+export const userfieldCategoriesTag: ApiTag = {
+  name: 'Userfield categories',
+  description: 'The groups userfields are shown in, public or private, each in its own order.',
+};
 export const userfieldCategoriesRoutes: ConditionalResourceRoutes<UserfieldCategoriesService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'userfieldcategories',
-    tag: 'Userfield categories',
+    name: 'userfieldCategories',
+    tag: userfieldCategoriesTag,
     item: UserfieldCategory,
     service,
     transaction,

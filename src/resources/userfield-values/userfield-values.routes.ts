@@ -1,14 +1,21 @@
 import { lockRow } from '../../db/locking.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { itemRoutes } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { IdParams } from '../../lib/schema.js';
 import { UpdateUserfieldValues, UserfieldValues } from './userfield-values.schemas.js';
 import type { UserfieldValuesService } from './userfield-values.service.js';
 
+export const userfieldValuesTag: ApiTag = {
+  name: 'Userfield values',
+  description: "A user's values of the userfields, at /users/{id}/userfieldvalues: read together, written all or nothing.",
+};
+
 export const userfieldValuesRoutes: ConditionalResourceRoutes<UserfieldValuesService> = async (app, { service, transaction }) => {
   itemRoutes(app, {
     url: '/users/:id/userfieldvalues',
-    tag: 'Userfield values',
+    name: 'userfieldValues',
+    tag: userfieldValuesTag,
     params: IdParams,
     item: UserfieldValues,
     service,

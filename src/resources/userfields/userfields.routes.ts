@@ -2,11 +2,17 @@ import { lockOrdering } from '../../db/dense-order.js';
 import type { FastifySchemaValidationError } from 'fastify';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { validationError } from '../../http/validation-errors.js';
 import { CreateUserfield, UpdateUserfield, Userfield, UserfieldQuery } from './userfields.schemas.js';
 import { updateFailureMessage } from './update-failure-message.js';
 import type { UserfieldsService } from './userfields.service.js';
 
+export const userfieldsTag: ApiTag = {
+  name: 'Userfields',
+  description:
+    'The fields a user profile has beyond the built-in ones: twelve types (text, date, dropdown, ...), predefined or custom, each with its own constraints.',
+};
 /** A refused update body carries the same summary line as the service's own refusals. */
 function updateValidationError(validation: FastifySchemaValidationError[], context: string): Error {
   return validationError(validation, context, updateFailureMessage);
@@ -15,7 +21,8 @@ function updateValidationError(validation: FastifySchemaValidationError[], conte
 export const userfieldsRoutes: ConditionalResourceRoutes<UserfieldsService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'userfields',
-    tag: 'Userfields',
+    name: 'userfields',
+    tag: userfieldsTag,
     item: Userfield,
     service,
     transaction,

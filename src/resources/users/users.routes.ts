@@ -1,13 +1,19 @@
 import { lockRow } from '../../db/locking.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
+export const usersTag: ApiTag = {
+  name: 'Users',
+  description: 'People of the organization: their names, email, locale, tags and status. Deleting a user deletes everything that belongs to it.',
+};
 export const usersRoutes: ConditionalResourceRoutes<UsersService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'users',
-    tag: 'Users',
+    name: 'users',
+    tag: usersTag,
     item: User,
     service,
     transaction,

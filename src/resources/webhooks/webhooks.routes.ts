@@ -1,16 +1,24 @@
 import { lockRow } from '../../db/locking.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
-import { collectionRoutes, listRoute } from '../../http/resource-routes.js';
+import { collectionRoutes, listRoute, operationId } from '../../http/resource-routes.js';
 import { itemUrl } from '../../http/urls.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE } from '../../lib/schema.js';
 import { CreatedWebhook, CreateWebhook, Delivery, DeliveryParams, DeliveryQuery, UpdateWebhook, Webhook, WebhookQuery } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-const tag = 'Webhooks';
+export const webhooksTag: ApiTag = {
+  name: 'Webhooks',
+  description:
+    "Beyond v5. Addresses that receive the organization's events as signed POSTs (Standard Webhooks), retried for a day, " +
+    'with the record of every delivery.',
+};
+const tag = webhooksTag;
 
 export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'webhooks',
+    name: 'webhooks',
     tag,
     item: Webhook,
     // Created below: unlike other creations, with a body.
@@ -28,7 +36,8 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
     '/webhooks',
     {
       schema: {
-        tags: [tag],
+        operationId: operationId('webhooks', 'create'),
+        tags: [tag.name],
         summary: 'Beyond v5. Create a webhook: the answer holds its signing secret, shown this once',
         body: CreateWebhook,
         response: { 201: CreatedWebhook, 400: ERROR_RESPONSE },
@@ -47,7 +56,8 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
     '/webhooks/:id/test',
     {
       schema: {
-        tags: [tag],
+        operationId: operationId('webhooks', 'test'),
+        tags: [tag.name],
         summary: 'Beyond v5. Send a webhook.ping event to the webhook now',
         params: IdParams,
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
@@ -60,6 +70,7 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
     app,
     '/webhooks/:id/deliveries',
     {
+      name: 'webhookDeliveries',
       tag,
       summary: 'Beyond v5. The deliveries to the webhook, newest first, each with its attempts',
       params: IdParams,
@@ -73,7 +84,8 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
     '/webhooks/:id/deliveries/:deliveryId/resend',
     {
       schema: {
-        tags: [tag],
+        operationId: operationId('webhookDeliveries', 'resend'),
+        tags: [tag.name],
         summary: 'Beyond v5. Send a delivery again now, with the same webhook-id, and retry it for another day',
         params: DeliveryParams,
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },

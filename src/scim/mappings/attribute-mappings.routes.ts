@@ -2,14 +2,21 @@ import { Type } from '@sinclair/typebox';
 import { lockOrdering } from '../../db/dense-order.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { itemRoutes } from '../../http/resource-routes.js';
+import type { ApiTag } from '../../lib/openapi.js';
 import { AttributeMappings, UpdateAttributeMappings } from './attribute-mappings.schemas.js';
 import type { AttributeMappingsService } from './attribute-mappings.service.js';
+
+export const attributeMappingsTag: ApiTag = {
+  name: 'SCIM attribute mappings',
+  description: 'Beyond v5. Which attributes of users provisioned through SCIM (/scim/v2) fill which userfields.',
+};
 
 /** The v5-side configuration of SCIM (beyond v5): which SCIM attributes feed which userfields. */
 export const attributeMappingsRoutes: ConditionalResourceRoutes<AttributeMappingsService> = async (app, { service, transaction }) => {
   itemRoutes(app, {
     url: '/scimattributes',
-    tag: 'SCIM attribute mappings',
+    name: 'scimAttributes',
+    tag: attributeMappingsTag,
     params: Type.Object({}),
     item: AttributeMappings,
     service,
