@@ -1,8 +1,11 @@
 // Runs every compiled test file with node's test runner; PostgreSQL suites join when TEST_POSTGRES_URL is set.
 // `--skip-files=<path>[,<path>...]` leaves out files and folders under dist/test, and says so.
+// The output is one line per top-level suite, each failure in full, and a summary with the skipped tests and
+// suites counted by reason (scripts/test-summary.mjs); another `--test-reporter` given here replaces it.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -28,7 +31,13 @@ console.log(`Node.js ${process.version}`);
 if (skipped.length > 0) {
   console.log(`Skipped on this run: ${files.filter(isSkipped).join(', ') || 'nothing matched'}`);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...runnerArgs, ...files.filter((file) => !isSkipped(file))], {
-  stdio: 'inherit',
-});
+const summary = fileURLToPath(new URL('test-summary.mjs', import.meta.url));
+const reporter = runnerArgs.some((arg) => arg.startsWith('--test-reporter'))
+  ? []
+  : [`--test-reporter=${summary}`, '--test-reporter-destination=stdout'];
+const result = spawnSync(
+  process.execPath,
+  ['--test', '--test-concurrency=2', ...reporter, ...runnerArgs, ...files.filter((file) => !isSkipped(file))],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

@@ -154,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   }
   await app.register(scimPlugin, { prefix: SCIM_BASE, db: options.db });
   if (options.events) {
-    const jobs = startEventJobs(options.db, options.events, app.log);
+    const jobs = startEventJobs(options.db, options.events, app.log, options.metrics?.metrics.recordDelivery);
     app.addHook('onClose', () => jobs.stop());
   }
   return app;

@@ -37,6 +37,8 @@ export interface DatabaseOptions {
   sqliteSynchronous?: SqliteSynchronous;
   /** Told the duration of every statement, and whether it failed (for metrics). */
   onQuery?: (durationMs: number, failed: boolean) => void;
+  /** Told the text of every statement, without its parameters (the SQL snapshots of test/snapshots/). */
+  onStatement?: (sql: string) => void;
   /** Errors of PostgreSQL connections outside any query (see postgres-pool.ts). */
   onConnectionError?: (error: Error) => void;
 }
@@ -83,8 +85,12 @@ function openSqlite(path: string, options: DatabaseOptions): BetterSqlite3.Datab
   return sqlite;
 }
 
-function queryLog({ onQuery }: DatabaseOptions): KyselyConfig['log'] {
-  return onQuery && ((event: LogEvent) => onQuery(event.queryDurationMillis, event.level === 'error'));
+function queryLog({ onQuery, onStatement }: DatabaseOptions): KyselyConfig['log'] {
+  if (!onQuery && !onStatement) return undefined;
+  return (event: LogEvent) => {
+    onQuery?.(event.queryDurationMillis, event.level === 'error');
+    onStatement?.(event.query.sql);
+  };
 }
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {

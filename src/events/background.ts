@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { startDeliveryWorker, type WebhookSettings } from './delivery-worker.js';
+import { startDeliveryWorker, type DeliveryObserver, type WebhookSettings } from './delivery-worker.js';
 import { pruneEvents } from './retention.js';
 
 export interface EventSettings {
@@ -13,13 +13,18 @@ export interface EventSettings {
 const PRUNE_INTERVAL_MS = 3_600_000;
 
 /** The server's background work on events: webhook deliveries, and pruning past the retention period, hourly. */
-export function startEventJobs(db: Kysely<Database>, settings: EventSettings, log: FastifyBaseLogger): { stop(): Promise<void> } {
+export function startEventJobs(
+  db: Kysely<Database>,
+  settings: EventSettings,
+  log: FastifyBaseLogger,
+  observeDelivery?: DeliveryObserver,
+): { stop(): Promise<void> } {
   let pruning: Promise<void> = Promise.resolve();
   const prune = () => {
     pruning = pruneEvents(db, settings.retentionDays).catch((error: unknown) => log.error({ err: error }, 'pruning old events failed'));
   };
   prune();
-  const worker = startDeliveryWorker(db, settings.webhooks, log);
+  const worker = startDeliveryWorker(db, settings.webhooks, log, observeDelivery);
   const timer = setInterval(prune, PRUNE_INTERVAL_MS);
   timer.unref();
   return {

@@ -4,6 +4,7 @@ import { Agent, request } from 'undici';
 import { isPostgres } from '../db/locking.js';
 import type { Database, WebhookDeliveriesTable } from '../db/schema.js';
 import { now } from '../lib/time.js';
+import type { DeliveryResult } from '../server/metrics.js';
 import { guardedLookup, RefusedAddressError, urlProblem, type AddressPolicy } from './address-policy.js';
 import { instant, RETRY_PERIOD_MS } from './deliveries.js';
 import { signedHeaders } from './signing.js';
@@ -107,8 +108,16 @@ function describe(error: unknown): string {
   return code ? `${code}: ${message}` : (message ?? String(error));
 }
 
+/** Told of every attempt (the metrics). */
+export type DeliveryObserver = (result: DeliveryResult, durationMs: number) => void;
+
 /** The delivery worker of one server process; `stop` waits for the attempts under way. */
-export function startDeliveryWorker(db: Kysely<Database>, settings: WebhookSettings, log: FastifyBaseLogger): { stop(): Promise<void> } {
+export function startDeliveryWorker(
+  db: Kysely<Database>,
+  settings: WebhookSettings,
+  log: FastifyBaseLogger,
+  observe: DeliveryObserver = () => {},
+): { stop(): Promise<void> } {
   // Redirects are not followed (undici's request never does): a 3xx is a failed attempt.
   const agent = new Agent({
     connect: { lookup: guardedLookup(settings) },
@@ -152,7 +161,7 @@ export function startDeliveryWorker(db: Kysely<Database>, settings: WebhookSetti
   }
 
   /** Records the attempt and its consequences: done, retried later, failed for good; the webhook disabled after a day of failures. */
-  async function record(delivery: Claimed, outcome: Outcome): Promise<void> {
+  async function record(delivery: Claimed, outcome: Outcome): Promise<DeliveryResult> {
     const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const at = Date.now();
     const attempts = delivery.attempts + 1;
@@ -199,11 +208,12 @@ export function startDeliveryWorker(db: Kysely<Database>, settings: WebhookSetti
         .where('failing_since', '<=', instant(at - RETRY_PERIOD_MS))
         .execute();
     });
+    return succeeded ? 'delivered' : final ? 'failed' : 'retrying';
   }
 
   async function deliver(delivery: Claimed): Promise<void> {
     const outcome = await post(delivery);
-    await record(delivery, outcome);
+    observe(await record(delivery, outcome), outcome.durationMs);
     log.info(
       {
         webhookId: delivery.webhook_id,

@@ -16,10 +16,10 @@ export interface PoolCounts {
   waitingCount: number;
 }
 
-/**
- * The server's Prometheus metrics in a registry of their own. Other parts (webhook deliveries, once they
- * exist) add their counters to `registry`.
- */
+/** How a webhook delivery attempt ended: delivered, failed and to be retried, or failed for good. */
+export type DeliveryResult = 'delivered' | 'retrying' | 'failed';
+
+/** The server's Prometheus metrics in a registry of their own. */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -50,6 +50,20 @@ export function createMetrics() {
     registers: [registry],
   });
 
+  const deliveries = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts, by result: delivered (a 2xx), retrying (failed, tried again later) or failed (given up)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const deliveryDuration = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: "Time from sending a webhook delivery to the receiver's answer (or the timeout), by result",
+    labelNames: ['result'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers: [registry],
+  });
+
   return {
     registry,
     /** Counts and times every answer of `app`. */
@@ -65,6 +79,11 @@ export function createMetrics() {
     /** For the database's query log. */
     recordQuery(durationMs: number, failed: boolean): void {
       queryDuration.observe({ outcome: failed ? 'error' : 'ok' }, durationMs / 1000);
+    },
+    /** For the webhook delivery worker: one call per attempt. */
+    recordDelivery(result: DeliveryResult, durationMs: number): void {
+      deliveries.inc({ result });
+      deliveryDuration.observe({ result }, durationMs / 1000);
     },
     /** Reports the PostgreSQL pool's connections at every scrape. */
     watchPool(pool: PoolCounts): void {

@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
 import { main } from '../../src/cli/main.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ID = /^[0-9a-f]{32}$/;
@@ -25,8 +25,8 @@ interface Run {
   err: string;
 }
 
-for (const engine of ENGINES) {
-  describe(`command line [${engine}]`, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`command line [${engine}]`, { skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     let app: ApiInstance;
 

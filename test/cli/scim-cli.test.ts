@@ -3,12 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
 import { runCli } from '../helpers/cli.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 
 const DEPARTMENT = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department';
 
-for (const engine of ENGINES) {
-  describe(`command line: SCIM tokens and attribute mappings [${engine}]`, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`command line: SCIM tokens and attribute mappings [${engine}]`, { skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     let app: ApiInstance;
 

@@ -55,42 +55,46 @@ describe('webhooks across a crash [sqlite]', () => {
   });
 });
 
-describe('webhooks from two instances on one PostgreSQL', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POSTGRES_URL is not set' }, () => {
-  let receiver: WebhookReceiver;
-  let database: TestDatabase;
-  const servers: ServerProcess[] = [];
-  before(async () => {
-    receiver = await WebhookReceiver.start();
-    database = await createTestDatabase('postgres');
-    for (let i = 0; i < 2; i++) servers.push(await ServerProcess.start({ ...WEBHOOK_SETTINGS, DATABASE_URL: database.url }));
-  });
-  after(async () => {
-    for (const server of servers) await server.destroy();
-    await database.drop();
-    await receiver.stop();
-  });
+describe(
+  'webhooks from two instances on one PostgreSQL',
+  { skip: !process.env.TEST_POSTGRES_URL && 'needs TEST_POSTGRES_URL: two instances share its database' },
+  () => {
+    let receiver: WebhookReceiver;
+    let database: TestDatabase;
+    const servers: ServerProcess[] = [];
+    before(async () => {
+      receiver = await WebhookReceiver.start();
+      database = await createTestDatabase('postgres');
+      for (let i = 0; i < 2; i++) servers.push(await ServerProcess.start({ ...WEBHOOK_SETTINGS, DATABASE_URL: database.url }));
+    });
+    after(async () => {
+      for (const server of servers) await server.destroy();
+      await database.drop();
+      await receiver.stop();
+    });
 
-  it('never delivers one event twice', async () => {
-    const [a, b] = servers as [ServerProcess, ServerProcess];
-    const token = await a.bootstrapToken();
-    await createWebhook(a, token, receiver.url, ['user.created', 'user.updated']);
-    const writes: Promise<unknown>[] = [];
-    for (let i = 0; i < 40; i++) {
-      const server = i % 2 === 0 ? a : b;
-      writes.push(
-        server.request('POST', 'users', { token, body: { email: `twice${i}@example.com` } }).then(async (reply) => {
-          assert.equal(reply.status, 201, reply.body);
-          const id = String(reply.headers.location).split('/').pop();
-          assert.equal((await server.request('PUT', `users/${id}`, { token, body: { firstName: 'Both' } })).status, 204);
-        }),
-      );
-    }
-    await Promise.all(writes);
-    await receiver.until(() => new Set(receiver.received.map((request) => request.event.id)).size === 80, 'all 80 events');
-    // Any duplicate would have been claimed by now: every delivery is done.
-    await sleep(500);
-    const ids = receiver.received.map((request) => request.event.id);
-    assert.equal(ids.length, 80);
-    assert.equal(new Set(ids).size, 80);
-  });
-});
+    it('never delivers one event twice', async () => {
+      const [a, b] = servers as [ServerProcess, ServerProcess];
+      const token = await a.bootstrapToken();
+      await createWebhook(a, token, receiver.url, ['user.created', 'user.updated']);
+      const writes: Promise<unknown>[] = [];
+      for (let i = 0; i < 40; i++) {
+        const server = i % 2 === 0 ? a : b;
+        writes.push(
+          server.request('POST', 'users', { token, body: { email: `twice${i}@example.com` } }).then(async (reply) => {
+            assert.equal(reply.status, 201, reply.body);
+            const id = String(reply.headers.location).split('/').pop();
+            assert.equal((await server.request('PUT', `users/${id}`, { token, body: { firstName: 'Both' } })).status, 204);
+          }),
+        );
+      }
+      await Promise.all(writes);
+      await receiver.until(() => new Set(receiver.received.map((request) => request.event.id)).size === 80, 'all 80 events');
+      // Any duplicate would have been claimed by now: every delivery is done.
+      await sleep(500);
+      const ids = receiver.received.map((request) => request.event.id);
+      assert.equal(ids.length, 80);
+      assert.equal(new Set(ids).size, 80);
+    });
+  },
+);

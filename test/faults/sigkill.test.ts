@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Engine } from '../../src/db/database.js';
 import { newId } from '../../src/lib/ids.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { sleep, statusCounts, underLoad, type Outcome } from '../helpers/load.js';
 import { ServerProcess, type Reply } from '../helpers/server-process.js';
 
@@ -26,8 +26,8 @@ function assertCreated(reply: Reply, what: string): string {
  * Clients write in three ways at once, the server is killed with SIGKILL mid-write and started
  * again: every write that was acknowledged is there, and no write is there in part.
  */
-for (const engine of ENGINES) {
-  describe(`SIGKILL mid-write [${engine}]`, { timeout: 300_000 }, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`SIGKILL mid-write [${engine}]`, { timeout: 300_000, skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     let server: ServerProcess;
     let token: string;

@@ -2,11 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Engine } from '../../src/db/database.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type DatabaseOptions, type Engine } from '../../src/db/database.js';
 import { newId } from '../../src/lib/ids.js';
 
 /** SQLite always; PostgreSQL too when TEST_POSTGRES_URL names a server. */
 export const ENGINES: Engine[] = process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** Both engines, for suites that run on each where it is available and say why where it is not (`engineSkip`). */
+export const ALL_ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+
+/** Why a suite of `engine` is skipped on this run, or false when it runs. */
+export function engineSkip(engine: Engine): string | false {
+  return ENGINES.includes(engine) ? false : 'needs TEST_POSTGRES_URL';
+}
 
 export interface TestDatabase extends DatabaseHandle {
   /** The DATABASE_URL another process would use to reach the same data. */
@@ -31,12 +39,16 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
  * A fresh, migrated database: a SQLite file in a temp directory, or a schema of its own on the
  * PostgreSQL test server, so test files can run in parallel.
  */
-export async function createTestDatabase(engine: Engine, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  engine: Engine,
+  options: { migrate?: boolean } & Pick<DatabaseOptions, 'onStatement'> = {},
+): Promise<TestDatabase> {
+  const { onStatement } = options;
   let database: TestDatabase;
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'training-api-test-'));
     const url = `sqlite:${join(dir, 'test.db')}`;
-    const handle = openDatabase(url);
+    const handle = openDatabase(url, { onStatement });
     database = {
       ...handle,
       url,
@@ -49,7 +61,7 @@ export async function createTestDatabase(engine: Engine, options: { migrate?: bo
     const schema = `test_${newId()}`;
     const base = process.env.TEST_POSTGRES_URL!;
     await withAdmin((client) => client.query(`create schema ${schema}`));
-    const handle = openDatabase(base, { schema, poolSize: 10 });
+    const handle = openDatabase(base, { schema, poolSize: 10, onStatement });
     const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     database = {
       ...handle,

@@ -7,7 +7,7 @@ import type { Engine } from '../../src/db/database.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import { tokensService } from '../../src/resources/tokens/tokens.service.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from './database.js';
+import { ALL_ENGINES, createTestDatabase, engineSkip, type TestDatabase } from './database.js';
 import { documentedResponses, type DocumentedResponses } from './documented-responses.js';
 
 export interface Organization {
@@ -116,8 +116,8 @@ export class Harness {
 
 /** Declares the suite once per engine, each with its own fresh database and app (built with `options`). */
 export function forEachEngine(name: string, body: (harness: Harness) => void, options: Partial<AppOptions> = {}): void {
-  for (const engine of ENGINES) {
-    describe(`${name} [${engine}]`, () => {
+  for (const engine of ALL_ENGINES) {
+    describe(`${name} [${engine}]`, { skip: engineSkip(engine) }, () => {
       const harness = new Harness(engine, options);
       before(() => harness.start());
       after(() => harness.stop());

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root, from dist/test/helpers/. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const START_TIMEOUT_MS = 30_000;
+/** Generous: a loaded machine starting WORKERS=n on PostgreSQL (migrations, then each worker) takes its time. */
+const START_TIMEOUT_MS = 90_000;
 
 /** Settings the test environment might carry that would steer a server away from what a test gives it. */
 const INHERITED_SETTINGS = [
@@ -98,7 +99,11 @@ export class ServerProcess {
     });
     this.#exit = once(this.#child, 'exit').then(() => undefined);
     this.port = await new Promise<number>((resolvePort, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no server after ${START_TIMEOUT_MS} ms:\n${this.output}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(() => {
+        // A server that never announced itself must not outlive its test (its pipes would keep the test process waiting).
+        process.kill(-this.#child.pid!, 'SIGKILL');
+        reject(new Error(`no server after ${START_TIMEOUT_MS} ms:\n${this.output}`));
+      }, START_TIMEOUT_MS);
       const collect = (chunk: string) => {
         this.output += chunk;
         const match = /training-api serving https:\/\/[^\s]+:(\d+)\/api\/v5/.exec(this.output);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { ServerProcess } from '../helpers/server-process.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const METRICS_TOKEN = 'scraper-secret-0123456789';
 const RATE_LIMIT = 5;
@@ -12,8 +13,8 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-for (const engine of ENGINES) {
-  describe(`/metrics [${engine}]`, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`/metrics [${engine}]`, { skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     let server: ServerProcess;
     let token: string;
@@ -84,6 +85,44 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('/metrics of webhook deliveries', () => {
+  let server: ServerProcess;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await WebhookReceiver.start();
+    server = await ServerProcess.start({
+      METRICS_TOKEN,
+      WEBHOOKS_ALLOW_INSECURE_LOOPBACK: 'true',
+      WEBHOOKS_RETRY_BASE: '1s',
+      WEBHOOKS_POLL_INTERVAL: '100ms',
+    });
+  });
+  after(async () => {
+    await server.destroy();
+    await receiver.stop();
+  });
+
+  it('counts and times every attempt by its result', async () => {
+    const token = await server.bootstrapToken();
+    let calls = 0;
+    receiver.answer = () => (++calls === 1 ? 503 : 204);
+    const webhook = await server.request('POST', 'webhooks', { token, body: { url: receiver.url, events: ['user.created'] } });
+    assert.equal(webhook.status, 201, webhook.body);
+    assert.equal((await server.request('POST', 'users', { token, body: { email: 'metrics@example.com' } })).status, 201);
+    await receiver.until(() => receiver.received.length === 2, 'the retried delivery');
+
+    // The attempt is counted once its outcome is recorded, just after the receiver answered.
+    let text = '';
+    for (let waited = 0; !/webhook_delivery_attempts_total\{result="delivered"\} 1/.test(text) && waited < 5000; waited += 100) {
+      text = (await server.request('GET', '/metrics', { token: METRICS_TOKEN })).body;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(sample(text, 'webhook_delivery_attempts_total{result="retrying"}'), 1, text);
+    assert.equal(sample(text, 'webhook_delivery_attempts_total{result="delivered"}'), 1);
+    assert.equal(sample(text, 'webhook_delivery_duration_seconds_count{result="delivered"}'), 1);
+  });
+});
 
 describe('/metrics not configured', () => {
   let server: ServerProcess;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
 import { runCli } from '../helpers/cli.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 
-for (const engine of ENGINES) {
-  describe(`training-api clients [${engine}]`, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`training-api clients [${engine}]`, { skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     let orgId: string;
 

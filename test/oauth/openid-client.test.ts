@@ -6,12 +6,12 @@ import * as oauth from 'openid-client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { main } from '../../src/cli/main.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { ServerProcess } from '../helpers/server-process.js';
 
 /** A maintained OAuth client library, as an integrator would use it, against a real server process over HTTPS. */
-for (const engine of ENGINES) {
-  describe(`OAuth with openid-client [${engine}]`, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`OAuth with openid-client [${engine}]`, { skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     let server: ServerProcess;
     let agent: Agent;

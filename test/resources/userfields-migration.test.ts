@@ -4,10 +4,10 @@ import { Migrator } from 'kysely';
 import { migrateToLatest } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { PREDEFINED_USERFIELD_NAMES } from '../../src/resources/userfields/predefined.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 
-for (const engine of ENGINES) {
-  describe(`userfields migration [${engine}]`, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`userfields migration [${engine}]`, { skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     after(() => database?.drop());
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { ServerProcess } from '../helpers/server-process.js';
 
 function alive(pid: number): boolean {
@@ -23,8 +23,8 @@ function servingPids(output: string): Set<number> {
   return pids;
 }
 
-for (const engine of ENGINES) {
-  describe(`WORKERS=2 (${engine})`, () => {
+for (const engine of ALL_ENGINES) {
+  describe(`WORKERS=2 (${engine})`, { skip: engineSkip(engine) }, () => {
     let database: TestDatabase;
     let server: ServerProcess;
     let token: string;
