@@ -1,5 +1,6 @@
 // A reporter for node's test runner (`--test-reporter=./scripts/test-summary.mjs`): one line per top-level suite,
-// each failure in full, and a summary that counts skipped tests and suites by the reason they give.
+// the diagnostics tests print (the fuzzing seed, measured figures), each failure in full, and a summary that counts
+// skipped tests and suites by the reason they give.
 import { inspect } from 'node:util';
 
 const MAX_ERROR_LINES = 40;
@@ -39,6 +40,11 @@ export default async function* summary(source) {
       path[data.nesting] = data.name;
       path.length = data.nesting + 1;
       paths.set(data.file, path);
+      continue;
+    }
+    // The runner's own totals come without a file; this summary replaces them.
+    if (type === 'test:diagnostic' && data.file) {
+      yield `ℹ ${(paths.get(data.file) ?? []).slice(0, data.nesting + 1).join(' › ')}: ${data.message}\n`;
       continue;
     }
     if (type !== 'test:pass' && type !== 'test:fail') continue;

@@ -188,7 +188,8 @@ async function describeTables(database: DatabaseHandle): Promise<TableShape[]> {
   const { primaryKeys, references } = await keysOf(database);
   return tables.map((table) => {
     const primaryKey = primaryKeys.filter((key) => key.table === table.name).map((key) => key.column);
-    if (primaryKey.length === 0) throw new Error(`Table ${table.name} has no primary key; every table needs one (SPEC §14)`);
+    if (primaryKey.length === 0)
+      throw new Error(`Table ${table.name} has no primary key; every table needs one, led by org_id (docs/decisions/0007)`);
     return {
       name: table.name,
       columns: table.columns.map((column) => ({ name: column.name, dataType: column.dataType.toLowerCase() })),

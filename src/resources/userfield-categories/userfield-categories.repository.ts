@@ -18,7 +18,7 @@ export interface CategoryFilters {
   updatedDate?: DateRange;
 }
 
-/** Sort key of SPEC §4: public categories first, then private, then no category at all. */
+/** Sort key of docs/behaviour.md (Lists): public categories first, then private, then no category at all. */
 export function categoryTypeRank(column: string) {
   return sql<number>`case ${sql.ref(column)} when 'public' then 0 when 'private' then 1 else 2 end`;
 }

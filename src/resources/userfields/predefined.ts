@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
 import { DEFAULT_SIZE } from './userfield-types.js';
 
-/** The address and contact fields every organization has (SPEC §6), in the order they are listed. */
+/** The address and contact fields every organization has (docs/behaviour.md, Userfields), in the order they are listed. */
 export const PREDEFINED_USERFIELD_NAMES = [
   'Street 1',
   'Street 2',

@@ -40,7 +40,7 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
 
   return {
     /**
-     * Up to `limit + 1` fields in the order of SPEC §4: by category (public first, each type by the
+     * Up to `limit + 1` fields in the order of docs/behaviour.md (Lists): by category (public first, each type by the
      * category's orderIndex), then the field's orderIndex; predefined fields in no category last.
      */
     async list(orgId: string, filters: UserfieldFilters, paging: Paging): Promise<PlacedUserfieldRow[]> {
