@@ -1,5 +1,5 @@
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import type { RevocationWatch } from './db/token-revocations.js';
@@ -18,13 +18,14 @@ import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
 import { createRateLimiter, type RateLimitSettings } from './plugins/rate-limit.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerValidation } from './plugins/validation.js';
-import { logSerializers } from './plugins/logging.js';
+import { logSerializers, RequestLog } from './plugins/logging.js';
 import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
 import { oauthRoutes, oauthTag } from './oauth/oauth.routes.js';
 import { oauthService } from './oauth/oauth.service.js';
 import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
 import { startEventJobs, type EventSettings } from './events/background.js';
+import { registerIdempotency, type IdempotencySettings } from './idempotency/idempotency.plugin.js';
 import { nodeServerOptions, type ClientLimits } from './server/client-limits.js';
 import type { Metrics } from './server/metrics.js';
 import { TLS_PROFILE } from './server/tls-certificate.js';
@@ -61,6 +62,8 @@ export interface AppOptions {
   metrics?: { metrics: Metrics; token?: string };
   /** The shortest password accepted for a user; v5's 6 when absent. */
   passwordMinLength?: number;
+  /** How duplicates of a POST with an Idempotency-Key wait, and the clock of the keys' 24 hours. */
+  idempotency?: IdempotencySettings;
 }
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
@@ -76,7 +79,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     ...(options.https ? { https: { ...options.https, ...TLS_PROFILE, ...server } } : { http: server }),
     ...(limits ? { requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs } : {}),
     logger: options.logger ? { ...(options.logger as object), serializers: logSerializers } : false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new RequestLog({ requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
@@ -117,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     route.schema.querystring ??= Type.Object({}, { additionalProperties: false });
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
   });
+  registerIdempotency(app, options.db, options.idempotency);
 
   await registerOpenApi(app, {
     tags: [oauthTag, ...resources.map((resource) => resource.tag)],

@@ -1,4 +1,15 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { Scope } from './scopes.js';
+
+/**
+ * The Idempotency-Key of the request, when it carries one: the service that makes the request's
+ * write calls `settle` last in the write's transaction with what it returns (the new id), and the
+ * key's answer is stored and committed (or rolled back) with the write.
+ */
+export interface IdempotentWrite {
+  settle(trx: Kysely<Database>, result: unknown): Promise<void>;
+}
 
 /** Who is calling: every service method takes this first, and every query is scoped by its orgId. */
 export interface Caller {
@@ -7,6 +18,8 @@ export interface Caller {
   /** The OAuth client the token was issued to, when it came from POST /oauth/token. */
   clientId?: string;
   scopes: readonly Scope[];
+  /** Set on a POST that carries an Idempotency-Key (see idempotency/idempotency.plugin.ts). */
+  idempotentWrite?: IdempotentWrite;
 }
 
 /** Turns the secret a request presents into its caller, or throws the 401 that says why not. */

@@ -280,6 +280,25 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
+/** A POST's Idempotency-Key: claimed while the request runs, then holding the answer it gave. */
+export interface IdempotencyKeysTable {
+  org_id: string;
+  key: string;
+  /** SHA-256 of the method, path and canonical body. */
+  request_hash: string;
+  /** Who runs the request now; changes with every claim, so a claim is taken over at most once. */
+  claim_id: string;
+  /** When the current claim was taken, with milliseconds. */
+  claimed_at: string;
+  /** When the key was first used, with milliseconds: it expires 24 hours later. */
+  created_at: string;
+  /** The answer, once given; null while the request runs. */
+  status: number | null;
+  location: string | null;
+  /** The answer's JSON body, if any. */
+  body: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
@@ -300,4 +319,5 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

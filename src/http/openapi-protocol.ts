@@ -23,6 +23,23 @@ const HEADERS: Record<string, { description: string; schema: JsonSchema; require
     required: true,
   },
   'WWW-Authenticate': { description: 'The Bearer challenge, with the error and the scope missing', schema: { type: 'string' }, required: true },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is the one given to an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours ' +
+    'gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request ' +
+    'is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong ' +
+    'to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the ' +
+    "server's side (5xx) are not kept: the key can be used again.",
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
 const COMMON_HEADERS = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -39,6 +56,12 @@ const REFUSALS: Record<string, { name: string; description: string; schema: stri
   404: { name: 'NotFound', description: 'No resource exists with the given id', schema: 'Errors' },
   406: { name: 'NotAcceptable', description: 'The Accept header excludes application/json', schema: 'Errors' },
   413: { name: 'PayloadTooLarge', description: 'The request body exceeds the size limit', schema: 'Errors' },
+  409: {
+    name: 'IdempotencyKeyInUse',
+    description: 'Another request with the same Idempotency-Key is still being processed; retry after Retry-After',
+    schema: 'Errors',
+    headers: ['Retry-After'],
+  },
   415: { name: 'UnsupportedMediaType', description: 'A request body must be sent as application/json', schema: 'Errors' },
   429: { name: 'TooManyRequests', description: 'The rate limit is spent', schema: 'Errors', headers: ['Retry-After'] },
   500: { name: 'InternalError', description: 'An unexpected error (a bug; the request id finds it in the logs)', schema: 'Errors' },
@@ -104,6 +127,7 @@ function refusalsOf(method: string, operation: Record<string, any>): number[] {
   const statuses = [400, 401, 403, 406, 429, 500, 503];
   if ((operation.parameters ?? []).some((parameter: { in: string }) => parameter.in === 'path')) statuses.push(404);
   if (['post', 'put', 'delete'].includes(method)) statuses.push(413, 415);
+  if (method === 'post') statuses.push(409);
   return statuses;
 }
 
@@ -118,16 +142,19 @@ export function documentProtocol(document: OpenApiDocument, outsideApi: Readonly
     for (const [method, operation] of Object.entries(operations)) {
       if (!operation?.responses) continue;
       const responses: Record<string, any> = operation.responses;
+      const idempotent = method === 'post' && !outsideApi.has(path);
+      if (idempotent) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+      const replayable = idempotent ? ['Idempotent-Replayed'] : [];
       for (const [status, response] of Object.entries(responses)) {
         if (status === '201') {
           // CREATED documents an empty body; a schema with a type or a reference is a real one.
           const schema = response.content?.[JSON_MEDIA]?.schema;
           const body = schema?.$ref || schema?.type ? { content: response.content } : {};
-          responses[status] = { description: response.description, headers: headers('Location'), ...body };
+          responses[status] = { description: response.description, headers: headers('Location', ...replayable), ...body };
         } else if (status === '204') responses[status] = { description: response.description, headers: headers() };
         else if (status === '304') responses[status] = { description: response.description, headers: headers('ETag') };
         else if (status === '200' && responses['304']) response.headers = { ...headers('ETag'), ...response.headers };
-        else if (!response.$ref) response.headers = { ...headers(), ...response.headers };
+        else if (!response.$ref) response.headers = { ...headers(...replayable), ...response.headers };
       }
       documentPreconditions(operation, responses);
       const statuses = outsideApi.has(path) ? [429, 500, 503] : refusalsOf(method, operation);

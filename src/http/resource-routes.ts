@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.js';
 import { Page, pagingOf, type Paging } from '../lib/paging.js';
 import type { ApiTag } from '../lib/openapi.js';
 import { CREATED, ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE, NOT_MODIFIED, NO_CONTENT, PRECONDITION_FAILED } from '../lib/schema.js';
+import { idempotent, sendAnswer } from '../idempotency/idempotency.plugin.js';
 import type { ApiInstance } from './api-instance.js';
 import { sendItem, writeIfUnchanged, type WithinTransaction } from './conditional-requests.js';
 import { pageOf } from './paging.js';
@@ -241,11 +242,8 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
         },
       },
       async (request, reply) => {
-        const id = await create.call(service, request.caller, request.body as Static<C>);
-        return reply
-          .code(201)
-          .header('Location', itemUrl(request, collection, id))
-          .send();
+        const created = (id: string) => ({ status: 201, location: itemUrl(request, collection, id) });
+        return sendAnswer(reply, await idempotent(request, created, (caller) => create.call(service, caller, request.body as Static<C>)));
       },
     );
   }

@@ -31,6 +31,11 @@ export const IN_USE_MESSAGE = 'is already in use';
 /** When a client should try again after a 503: the server reconnects on its own within seconds. */
 const RETRY_UNAVAILABLE_AFTER_SECONDS = 2;
 
+/** The request header that makes a POST safe to retry, as named in its refusals. */
+export const IDEMPOTENCY_KEY = 'Idempotency-Key';
+/** When a client should retry a request whose Idempotency-Key another request still holds. */
+const RETRY_IN_PROGRESS_AFTER_SECONDS = 1;
+
 /** How many names a summary lists; a body can name thousands, and the summary stays one short line. */
 const NAMES_IN_SUMMARY = 10;
 
@@ -77,6 +82,17 @@ export const errors = {
   unsupportedContentEncoding: () =>
     new ApiError(415, { errors: ['A request body must be sent without Content-Encoding: compressed bodies are not supported'] }),
   tooManyRequests: (retryAfterSeconds: number) => new ApiError(429, { errors: ['Too many requests'] }, { 'Retry-After': String(retryAfterSeconds) }),
+  invalidIdempotencyKey: () => errors.fieldErrors({ [IDEMPOTENCY_KEY]: 'must be 1 to 255 printable ASCII characters' }),
+  idempotencyKeyReused: () =>
+    errors.fieldErrors({
+      [IDEMPOTENCY_KEY]: 'was already used with another request (method, path or body) in the last 24 hours; send a new key with a new request',
+    }),
+  idempotencyKeyInUse: () =>
+    new ApiError(
+      409,
+      { errors: ['A request with this Idempotency-Key is still being processed; retry after it finishes'] },
+      { 'Retry-After': String(RETRY_IN_PROGRESS_AFTER_SECONDS) },
+    ),
   internal: () => new ApiError(500, { errors: ['Internal server error'] }),
   databaseUnavailable: () =>
     new ApiError(503, { errors: ['The database is unavailable'] }, { 'Retry-After': String(RETRY_UNAVAILABLE_AFTER_SECONDS) }),

@@ -1,9 +1,9 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
-/** What a browser client may send and read: Location after a create, the request id, the reasons behind a refusal. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];
-const EXPOSED_HEADERS = ['Location', 'X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Allow'];
+/** What a browser client may send and read: Location after a create, the request id, a safe retry's key and whether it was replayed, the reasons behind a refusal. */
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'];
+const EXPOSED_HEADERS = ['Location', 'X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Allow', 'Idempotent-Replayed'];
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE = 600;
 

@@ -58,10 +58,12 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   if (error.code === 'FST_ERR_BAD_URL') {
     const refusal = errors.badRequest('The address is malformed: it holds an invalid percent-encoding');
     sendError(reply, isScimPath(request.url.split('?', 1)[0]!) ? toScimError(refusal) : refusal);
-    return;
+  } else {
+    request.log.error({ err: error }, 'unhandled error');
+    sendError(reply, errors.internal());
   }
-  request.log.error({ err: error }, 'unhandled error');
-  sendError(reply, errors.internal());
+  // Answered before the request's lifecycle began, so the request log (RequestLog) has no line for it otherwise.
+  request.log.info({ req: request, res: reply }, 'request completed');
 }
 
 /** Sockets already answered: the parser may report further errors for what follows the first. */

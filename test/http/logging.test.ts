@@ -44,6 +44,19 @@ forEachEngine('logging', (h) => {
     for (const response of responses) assert.ok(logged.has(response.headers['x-request-id']), String(response.headers['x-request-id']));
   });
 
+  it('logs one line per request, on completion, with its method, URL, status and time', () => {
+    for (const response of responses) {
+      const lines = h.logs.map((line) => JSON.parse(line)).filter((entry) => entry.requestId === response.headers['x-request-id']);
+      const completion = lines.filter((entry) => entry.msg === 'request completed');
+      assert.equal(completion.length, 1, JSON.stringify(lines));
+      assert.equal(lines.filter((entry) => entry.msg === 'incoming request').length, 0);
+      assert.equal(completion[0].res.statusCode, response.statusCode);
+      assert.equal(typeof completion[0].req.method, 'string');
+      assert.match(completion[0].req.url, /^\//);
+      assert.equal(typeof completion[0].responseTime, 'number');
+    }
+  });
+
   it('never logs a token, a password or credentials', () => {
     const text = h.logs.join('');
     assert.ok(text.length > 0);

@@ -1770,6 +1770,20 @@ export interface components {
                 "application/json": components["schemas"]["Errors"];
             };
         };
+        /** @description Another request with the same Idempotency-Key is still being processed; retry after Retry-After */
+        IdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
         /** @description The request body exceeds the size limit */
         PayloadTooLarge: {
             headers: {
@@ -1857,6 +1871,8 @@ export interface components {
         ETag: string;
         /** @description The Bearer challenge, with the error and the scope missing */
         "WWW-Authenticate": string;
+        /** @description `true` when the answer is the one given to an earlier request with the same Idempotency-Key */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 }
@@ -2093,7 +2109,10 @@ export interface operations {
     "users.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2150,6 +2169,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2158,6 +2178,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2420,7 +2441,10 @@ export interface operations {
     "userfieldCategories.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2454,6 +2478,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2462,6 +2487,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2707,7 +2733,10 @@ export interface operations {
     "userfields.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2744,6 +2773,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2752,6 +2782,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3157,7 +3188,10 @@ export interface operations {
     "offeringCategories.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3189,6 +3223,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3197,6 +3232,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3446,7 +3482,10 @@ export interface operations {
     "offerings.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3492,6 +3531,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3500,6 +3540,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3767,7 +3808,10 @@ export interface operations {
     "registrations.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3790,6 +3834,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3798,6 +3843,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4538,7 +4584,10 @@ export interface operations {
     "webhooks.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4572,6 +4621,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,6 +4657,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4796,7 +4847,10 @@ export interface operations {
     "webhooks.test": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4811,6 +4865,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +4877,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4886,7 +4942,10 @@ export interface operations {
     "webhookDeliveries.resend": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 deliveryId: string;
@@ -4902,6 +4961,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4913,6 +4973,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -7,6 +7,7 @@ import * as scim from './0005-scim.js';
 import * as updatedDates from './0006-updated-dates.js';
 import * as events from './0007-events.js';
 import * as tokenRevocationNotices from './0008-token-revocation-notices.js';
+import * as idempotencyKeys from './0009-idempotency-keys.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-updated-dates': updatedDates,
   '0007-events': events,
   '0008-token-revocation-notices': tokenRevocationNotices,
+  '0009-idempotency-keys': idempotencyKeys,
 };

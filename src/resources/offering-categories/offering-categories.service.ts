@@ -66,6 +66,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
           updated_date: at,
         };
         await repository.insert(row);
+        await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
     },

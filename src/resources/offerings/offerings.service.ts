@@ -180,6 +180,7 @@ export function offeringsService(db: Kysely<Database>) {
         await repository.insert(row);
         if (categoryIds) await repository.replaceCategories(orgId, row.id, categoryIds);
         await recordEvent(trx, orgId, 'offering.created', await representation(trx, orgId, row.id));
+        await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
     },

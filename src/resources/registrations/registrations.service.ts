@@ -169,6 +169,7 @@ export function registrationsService(db: Kysely<Database>) {
         };
         await repository.insert(row);
         await recordEvent(trx, orgId, 'registration.created', toResponse(row));
+        await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
     },

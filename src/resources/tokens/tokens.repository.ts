@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { AccessTokensTable, Database } from '../../db/schema.js';
+import { compiledOnce } from '../../db/compiled.js';
 import { noteTokensRevoked } from '../../db/token-revocations.js';
 
 export type AccessTokenRow = AccessTokensTable;
+
+const findTokenByHash = compiledOnce(1, (db, tokenHash) => db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash));
 
 export function tokensRepository(db: Kysely<Database>) {
   return {
@@ -10,8 +13,9 @@ export function tokensRepository(db: Kysely<Database>) {
       await db.insertInto('access_tokens').values(row).execute();
     },
     /** The one lookup without an organization id: the token is what tells the organization. */
-    findByHash(tokenHash: string): Promise<AccessTokenRow | undefined> {
-      return db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    async findByHash(tokenHash: string): Promise<AccessTokenRow | undefined> {
+      const [row] = await findTokenByHash(db, tokenHash);
+      return row;
     },
     /** The tokens made on the command line (those issued to OAuth clients belong to their client). */
     list(orgId: string): Promise<AccessTokenRow[]> {

@@ -47,7 +47,9 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
         if (await userfieldCategoriesRepository(trx).findByName(caller.orgId, input.name)) {
           throw errors.fieldErrors({ name: IN_USE_MESSAGE });
         }
-        return (await addCategory(trx, caller.orgId, input)).id;
+        const { id } = await addCategory(trx, caller.orgId, input);
+        await caller.idempotentWrite?.settle(trx, id);
+        return id;
       });
     },
 

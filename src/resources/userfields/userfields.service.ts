@@ -170,6 +170,7 @@ export function userfieldsService(db: Kysely<Database>) {
           updated_date: at,
         };
         await userfieldsRepository(trx).insert(row);
+        await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
     },

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { compiledOnce } from '../../db/compiled.js';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
 import { forUpdate } from '../../db/locking.js';
@@ -55,6 +56,8 @@ function patchWithKeys(patch: UserPatch) {
   };
 }
 
+const findUser = compiledOnce(2, (db, orgId, id) => db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id));
+
 export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
     /** Up to `limit + 1` users in creation order, so the caller can tell whether a next page exists. */
@@ -78,7 +81,7 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     },
 
     async find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
-      const row = await db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      const [row] = await findUser(db, orgId, id);
       return row && visibleUser(row);
     },
 

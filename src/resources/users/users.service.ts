@@ -118,6 +118,7 @@ export function usersService(db: Kysely<Database>) {
           const repository = usersRepository(trx);
           await repository.insert(row);
           await recordEvent(trx, caller.orgId, 'user.created', toResponse((await repository.find(caller.orgId, row.id))!));
+          await caller.idempotentWrite?.settle(trx, row.id);
         }),
       );
       return row.id;

@@ -1,6 +1,7 @@
 import { lockRow } from '../../db/locking.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes, listRoute, operationId } from '../../http/resource-routes.js';
+import { idempotent, sendAnswer } from '../../idempotency/idempotency.plugin.js';
 import { itemUrl } from '../../http/urls.js';
 import type { ApiTag } from '../../lib/openapi.js';
 import { ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE } from '../../lib/schema.js';
@@ -14,6 +15,8 @@ export const webhooksTag: ApiTag = {
     'with the record of every delivery.',
 };
 const tag = webhooksTag;
+/** A delivery queued now (by a test or a resend). */
+const accepted = (delivery: Delivery) => ({ status: 202, body: delivery });
 
 export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
@@ -44,11 +47,8 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
       },
     },
     async (request, reply) => {
-      const webhook = await service.create(request.caller, request.body);
-      return reply
-        .code(201)
-        .header('Location', itemUrl(request, 'webhooks', webhook.id))
-        .send(webhook);
+      const created = (webhook: CreatedWebhook) => ({ status: 201, location: itemUrl(request, 'webhooks', webhook.id), body: webhook });
+      return sendAnswer(reply, await idempotent(request, created, (caller) => service.create(caller, request.body)));
     },
   );
 
@@ -63,7 +63,7 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
       },
     },
-    async (request, reply) => reply.code(202).send(await service.test(request.caller, request.params.id)),
+    async (request, reply) => sendAnswer(reply, await idempotent(request, accepted, (caller) => service.test(caller, request.params.id))),
   );
 
   listRoute(
@@ -91,6 +91,7 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
         response: { 202: Delivery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
       },
     },
-    async (request, reply) => reply.code(202).send(await service.resend(request.caller, request.params.id, request.params.deliveryId)),
+    async (request, reply) =>
+      sendAnswer(reply, await idempotent(request, accepted, (caller) => service.resend(caller, request.params.id, request.params.deliveryId))),
   );
 };

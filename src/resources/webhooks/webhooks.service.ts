@@ -40,11 +40,12 @@ export function webhooksService(db: Kysely<Database>, policy: AddressPolicy) {
   const find = (orgId: string, id: string) =>
     db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 
-  async function deliveriesWithAttempts(orgId: string, rows: WebhookDeliveriesTable[]): Promise<Delivery[]> {
+  /** `reader` is `db`, or the transaction of a write to read what it wrote. */
+  async function deliveriesWithAttempts(orgId: string, rows: WebhookDeliveriesTable[], reader = db): Promise<Delivery[]> {
     const attempts =
       rows.length === 0
         ? []
-        : await db
+        : await reader
             .selectFrom('webhook_attempts')
             .selectAll()
             .where('org_id', '=', orgId)
@@ -78,9 +79,9 @@ export function webhooksService(db: Kysely<Database>, policy: AddressPolicy) {
     });
   }
 
-  async function findDelivery(orgId: string, webhookId: string, id: string): Promise<Delivery> {
+  async function findDelivery(orgId: string, webhookId: string, id: string, reader = db): Promise<Delivery> {
     const row = await findById(id, (id) =>
-      db
+      reader
         .selectFrom('webhook_deliveries')
         .selectAll()
         .where('org_id', '=', orgId)
@@ -88,7 +89,7 @@ export function webhooksService(db: Kysely<Database>, policy: AddressPolicy) {
         .where('id', '=', id)
         .executeTakeFirst(),
     );
-    return (await deliveriesWithAttempts(orgId, [row]))[0]!;
+    return (await deliveriesWithAttempts(orgId, [row], reader))[0]!;
   }
 
   /** The webhook, enabled: tests and resends of a disabled one would wait unseen. */
@@ -136,8 +137,12 @@ export function webhooksService(db: Kysely<Database>, policy: AddressPolicy) {
         disabled_date: null,
         disabled_reason: null,
       };
-      await db.insertInto('webhooks').values(row).execute();
-      return { ...toResponse(row), secret: row.secret };
+      const created = { ...toResponse(row), secret: row.secret };
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('webhooks').values(row).execute();
+        await caller.idempotentWrite?.settle(trx, created);
+      });
+      return created;
     },
 
     async update(caller: Caller, id: string, input: UpdateWebhook): Promise<void> {
@@ -170,8 +175,12 @@ export function webhooksService(db: Kysely<Database>, policy: AddressPolicy) {
       const webhook = await enabled(caller.orgId, id);
       const ping = { id: newId(), type: 'webhook.ping', createdDate: now(), organizationId: caller.orgId, data: { webhookId: webhook.id } };
       const delivery = newDelivery(caller.orgId, webhook.id, ping, JSON.stringify(ping));
-      await db.insertInto('webhook_deliveries').values(delivery).execute();
-      return findDelivery(caller.orgId, webhook.id, delivery.id);
+      return db.transaction().execute(async (trx) => {
+        await trx.insertInto('webhook_deliveries').values(delivery).execute();
+        const queued = await findDelivery(caller.orgId, webhook.id, delivery.id, trx);
+        await caller.idempotentWrite?.settle(trx, queued);
+        return queued;
+      });
     },
 
     /** Newest first, each with its attempts. */
@@ -193,13 +202,17 @@ export function webhooksService(db: Kysely<Database>, policy: AddressPolicy) {
       await enabled(caller.orgId, id);
       await findDelivery(caller.orgId, id, deliveryId);
       const at = Date.now();
-      await db
-        .updateTable('webhook_deliveries')
-        .set({ status: 'pending', next_attempt_at: instant(at), give_up_at: instant(at + RETRY_PERIOD_MS), updated_date: now() })
-        .where('org_id', '=', caller.orgId)
-        .where('id', '=', deliveryId)
-        .execute();
-      return findDelivery(caller.orgId, id, deliveryId);
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'pending', next_attempt_at: instant(at), give_up_at: instant(at + RETRY_PERIOD_MS), updated_date: now() })
+          .where('org_id', '=', caller.orgId)
+          .where('id', '=', deliveryId)
+          .execute();
+        const resent = await findDelivery(caller.orgId, id, deliveryId, trx);
+        await caller.idempotentWrite?.settle(trx, resent);
+        return resent;
+      });
     },
   };
 }

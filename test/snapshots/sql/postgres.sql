@@ -210,7 +210,9 @@ select "user_id", "userfield_id", "value" from "userfield_values" where "org_id"
 
 -- POST /api/v5/webhooks → 201
 select * from "access_tokens" where "token_hash" = $1;
+begin;
 insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "secret", "created_date", "updated_date", "failing_since", "disabled_date", "disabled_reason") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+commit;
 
 -- GET /api/v5/events?limit=5 → 200
 select * from "access_tokens" where "token_hash" = $1;

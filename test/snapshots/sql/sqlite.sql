@@ -196,7 +196,9 @@ select "user_id", "userfield_id", "value" from "userfield_values" where "org_id"
 
 -- POST /api/v5/webhooks → 201
 select * from "access_tokens" where "token_hash" = ?;
+begin immediate;
 insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "secret", "created_date", "updated_date", "failing_since", "disabled_date", "disabled_reason") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+commit;
 
 -- GET /api/v5/events?limit=5 → 200
 select * from "access_tokens" where "token_hash" = ?;

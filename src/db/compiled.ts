@@ -1,0 +1,38 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { isPostgres } from './locking.js';
+import type { Database } from './schema.js';
+
+/** Where a stand-in of `compiledOnce` went: the index of the value that replaces it. */
+type Positions = number[];
+
+/**
+ * A query built and compiled once per engine, then run with new parameters: building a Kysely query
+ * and compiling it costs more than SQLite takes to run a one-row lookup (docs/performance.md), so
+ * the lookups on every request's path skip both. `build` is handed one stand-in per parameter and
+ * must bind each as a value (`where('id', '=', id)`), once; the stand-ins are found again among the
+ * compiled parameters, and a query that binds anything else is refused when it is compiled.
+ */
+export function compiledOnce<R>(
+  parameterCount: number,
+  build: (db: Kysely<Database>, ...parameters: string[]) => Compilable<R>,
+): (db: Kysely<Database>, ...values: string[]) => Promise<R[]> {
+  const compiled = new Map<boolean, { query: CompiledQuery<R>; positions: Positions }>();
+
+  function compile(db: Kysely<Database>) {
+    const standIns = Array.from({ length: parameterCount }, (_, index) => `\u0000compiled-once-parameter-${index}\u0000`);
+    const query = build(db, ...standIns).compile();
+    const positions = query.parameters.map((parameter) => standIns.indexOf(parameter as string));
+    if (positions.length !== parameterCount || new Set(positions).size !== parameterCount || positions.includes(-1)) {
+      throw new Error(`compiledOnce: the query must bind each of its ${parameterCount} parameters once, and nothing else: ${query.sql}`);
+    }
+    return { query, positions };
+  }
+
+  return (db, ...values) => {
+    const postgres = isPostgres(db);
+    let entry = compiled.get(postgres);
+    if (!entry) compiled.set(postgres, (entry = compile(db)));
+    const { query, positions } = entry;
+    return db.executeQuery<R>({ ...query, parameters: positions.map((position) => values[position]) }).then((result) => result.rows);
+  };
+}
