@@ -49,7 +49,7 @@ export class ApiError extends Error {
   readonly errors: string[];
   /** The X-Request-Id of the answer: the server's logs know it. */
   readonly requestId: string | undefined;
-  /** Seconds the server asked to wait (429, 503). */
+  /** Seconds the server asked to wait (409, 429, 503). */
   readonly retryAfter: number | undefined;
 
   constructor(
@@ -73,7 +73,10 @@ export class AuthenticationError extends ApiError {}
 export class PermissionError extends ApiError {}
 /** 404: nothing has this id (in the token's organization). */
 export class NotFoundError extends ApiError {}
-/** 429 or 503 after every retry: try again later (`retryAfter` says when). */
+/**
+ * 429 or 503 after every retry, or 409 (another request with the same Idempotency-Key is still
+ * running): try again later (`retryAfter` says when).
+ */
 export class UnavailableError extends ApiError {}
 
 const ERRORS: Record<number, typeof ApiError> = {
@@ -81,6 +84,7 @@ const ERRORS: Record<number, typeof ApiError> = {
   401: AuthenticationError,
   403: PermissionError,
   404: NotFoundError,
+  409: UnavailableError,
   429: UnavailableError,
   503: UnavailableError,
 };
@@ -99,14 +103,15 @@ export interface ClientOptions {
   /**
    * How often a request answered 429 or 503, or lost on the network, is tried again (default 2),
    * after the Retry-After the server gives or a short pause. A write keeps its Idempotency-Key
-   * across the attempts, so the server can recognise a repeat.
+   * across the attempts, so the server can recognise a repeat: it answers the first attempt's answer
+   * again, or 409 while the first attempt still runs, which is retried the same way.
    */
   retries?: number;
   /** The fetch to send requests with (default: the global one), e.g. one with a custom TLS agent. */
   fetch?: (request: Request) => Promise<Response>;
 }
 
-const RETRYABLE = new Set([429, 503]);
+const RETRYABLE = new Set([409, 429, 503]);
 /** Never wait longer than this between attempts, whatever Retry-After says. */
 const MAX_PAUSE_MS = 60_000;
 
