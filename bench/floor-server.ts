@@ -64,7 +64,8 @@ process.on('message', (message: { id: number; type: 'answer' | 'hash'; answer?: 
     process.send!({ id: message.id, result: true });
     return;
   }
-  hashRate(message.seconds!, message.concurrency!).then((result) => process.send!({ id: message.id, result }));
+  // A failure is an unhandled rejection: it ends this child.
+  void hashRate(message.seconds!, message.concurrency!).then((result) => process.send!({ id: message.id, result }));
 });
 process.on('disconnect', () => process.exit(0));
 

@@ -61,7 +61,7 @@ export function forkWorker(module: string, args: string[] = [], execArgv: string
   let onReady: (message: Record<string, unknown>) => void;
   const ready = new Promise<Record<string, unknown>>((resolve) => (onReady = resolve));
   child.on('message', (message: { id?: number; result?: unknown; error?: string }) => {
-    if (message.id === undefined) return onReady(message as Record<string, unknown>);
+    if (message.id === undefined) return onReady(message);
     const waiting = pending.get(message.id);
     pending.delete(message.id);
     if (message.error) waiting?.reject(new Error(message.error));
@@ -76,7 +76,7 @@ export function forkWorker(module: string, args: string[] = [], execArgv: string
     call<T>(message: object) {
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        pending.set(id, { resolve, reject });
         child.send({ ...message, id });
       });
     },
@@ -130,7 +130,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   let stderr = '';
   const origin = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = /serving (https:\/\/[^/\s]+)/.exec(stderr);
       if (match) resolve(match[1]!);

@@ -22,7 +22,7 @@ if (mode === 'fastify') {
   const user = JSON.parse(userJson!) as unknown;
   app.get('/api/v5/users/:id', { schema }, async () => user);
 } else {
-  const database = new BetterSqlite3(databaseFile!, { readonly: true });
+  const database = new BetterSqlite3(databaseFile, { readonly: true });
   // Columns named as the API names them; empty ones are left out, as the users service does.
   const find = database.prepare(
     'select id, first_name as firstName, last_name as lastName, username, email, locale, tags, created_date as createdDate, ' +

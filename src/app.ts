@@ -10,20 +10,22 @@ import { withinTime } from './lib/time.js';
 import { registerAuthentication } from './plugins/authentication.js';
 import { registerAllowedHosts } from './plugins/allowed-hosts.js';
 import { registerCors } from './plugins/cors.js';
-import { answerClientError, answerFrameworkError, answerNodeRefusals, registerErrorHandler } from './plugins/errors.js';
+import { answerClientError, answerNodeRefusals, frameworkErrorAnswer, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerAcceptCheck, registerJsonParser, registerProtocol } from './plugins/protocol.js';
 import { registerRequestContext, requestIdOf } from './plugins/request-id.js';
-import { createRateLimiter, type RateLimitSettings } from './plugins/rate-limit.js';
+import { createRateLimiter } from './plugins/rate-limit.js';
+import type { RateLimitSettings } from './rate-limit/settings.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerValidation } from './plugins/validation.js';
 import { logSerializers, RequestLog } from './plugins/logging.js';
 import { resources } from './resources/index.js';
 import { tokensService } from './resources/tokens/tokens.service.js';
-import { oauthRoutes, oauthTag } from './oauth/oauth.routes.js';
+import { oauthRoutes, oauthTag, TOKEN_PATH } from './oauth/oauth.routes.js';
 import { oauthService } from './oauth/oauth.service.js';
-import { SCIM_BASE, scimPlugin } from './scim/scim.plugin.js';
+import { SCIM_BASE } from './scim/base-url.js';
+import { scimPlugin, scimShapeByPath } from './scim/scim.plugin.js';
 import { startEventJobs, type EventSettings } from './events/background.js';
 import { registerIdempotency, type IdempotencySettings } from './idempotency/idempotency.plugin.js';
 import { nodeServerOptions, type ClientLimits } from './server/client-limits.js';
@@ -81,14 +83,14 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     logger: options.logger ? { ...(options.logger as object), serializers: logSerializers } : false,
     logController: new RequestLog({ requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: frameworkErrorAnswer(scimShapeByPath),
     clientErrorHandler: answerClientError,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // No cap on a path parameter's length: an id of any length and form is simply not found (404),
     // after authentication like every other address. Node's header size limit bounds the URL.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER },
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiInstance;
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('publicUrl', options.publicUrl);
   setPasswordMinLength(options.passwordMinLength ?? DEFAULT_PASSWORD_MIN_LENGTH);
@@ -123,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   registerIdempotency(app, options.db, options.idempotency);
 
   await registerOpenApi(app, {
+    tokenUrl: TOKEN_PATH,
     tags: [oauthTag, ...resources.map((resource) => resource.tag)],
     rewrites: resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])),
   });

@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
 import { engineOf } from './db/database.js';
+import { ConfigError } from './lib/config-error.js';
 import { DEFAULT_PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './lib/password-policy.js';
 import type { DatabaseLimits, SqliteSynchronous } from './db/options.js';
-import type { Limit, RateLimitSettings } from './plugins/rate-limit.js';
+import type { RateLimitSettings } from './rate-limit/settings.js';
+import type { Limit } from './rate-limit/sliding-window.js';
 import type { EventSettings } from './events/background.js';
 import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
 import type { ClientLimits } from './server/client-limits.js';
@@ -55,8 +57,6 @@ export interface MetricsSettings {
 export type Env = Record<string, string | undefined>;
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-export class ConfigError extends Error {}
 
 /** `1mb`, `512kb`, `2048` → bytes. */
 export function parseByteSize(value: string): number {

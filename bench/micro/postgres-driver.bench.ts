@@ -35,7 +35,7 @@ async function loadPostgresJs(): Promise<PostgresJsDialect | undefined> {
   // Names in variables: neither package is a dependency, so the compiler must not look for them.
   const [driverName, dialectName] = ['postgres', 'kysely-postgres-js'];
   try {
-    const [{ default: postgres }, { PostgresJSDialect }] = await Promise.all([import(driverName!), import(dialectName!)]);
+    const [{ default: postgres }, { PostgresJSDialect }] = await Promise.all([import(driverName), import(dialectName)]);
     return (url, schema) =>
       new PostgresJSDialect({ postgres: postgres(url, { max: POOL_SIZE, connection: { search_path: schema }, onnotice: () => {} }) });
   } catch {

@@ -68,7 +68,7 @@ export async function run(): Promise<void> {
                 method: scenario.method,
                 url: scenario.url(i),
                 headers,
-                ...(payload ? { payload: payload as object } : {}),
+                ...(payload ? { payload } : {}),
               });
               if (response.statusCode >= 300) throw new Error(`${scenario.name} answered ${response.statusCode}: ${response.body}`);
             }

@@ -3,7 +3,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config, type Env } from '../config.js';
+import { loadConfig, type Config, type Env } from '../config.js';
+import { ConfigError } from '../lib/config-error.js';
 import type { Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -178,8 +179,16 @@ async function withDatabase<T>(config: Config, mayCreate: boolean, work: (databa
   }
 }
 
+/** A value as a table cell: a list joined by commas, an object as JSON, nothing as an empty cell. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(cell).join(',');
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
 function table(rows: Record<string, unknown>[], columns: string[]): string {
-  return rows.map((row) => columns.map((c) => String(row[c] ?? '')).join('\t')).join('\n');
+  return rows.map((row) => columns.map((c) => cell(row[c])).join('\t')).join('\n');
 }
 
 interface Context {
@@ -671,7 +680,7 @@ export async function main(
       io.err(`training-api: ${message || code}`);
       return 1;
     }
-    io.err(`training-api: ${(error as Error).stack ?? error}`);
+    io.err(`training-api: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;
   }
 }

@@ -133,7 +133,7 @@ function demoUser(orgId: string, n: number, runTag: string, passwordHash: string
 }
 
 /** Inserts rows with as many per statement as the parameter budget allows. */
-async function insertAll<T extends keyof Database & string>(trx: Transaction<Database>, table: T, rows: Database[T][]): Promise<void> {
+async function insertAll<T extends keyof Database>(trx: Transaction<Database>, table: T, rows: Database[T][]): Promise<void> {
   if (rows.length === 0) return;
   const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Object.keys(rows[0]!).length));
   for (let start = 0; start < rows.length; start += perStatement) {

@@ -5,11 +5,10 @@ import { Kysely, Migrator, sql, type KyselyConfig, type LogEvent, type Migration
 import type { DatabaseLimits, SqliteSynchronous } from './options.js';
 import { migrations } from './migrations/index.js';
 import { recordMigrationVersion, refuseNewerDatabase } from './migration-versions.js';
-import { createPostgresPool } from './postgres-pool.js';
+import { createPostgresPool, type PoolCounts } from './postgres-pool.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import { lowerCase } from './filters.js';
 import type { Database } from './schema.js';
-import type { PoolCounts } from '../server/metrics.js';
 import { isPostgres } from './locking.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
 import { postgresRevocationWatch, sqliteRevocationWatch, type RevocationWatch } from './token-revocations.js';

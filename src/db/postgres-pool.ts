@@ -1,8 +1,14 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import type { PoolCounts } from '../server/metrics.js';
 import pg from 'pg';
 import type { DatabaseLimits } from './options.js';
 import { isBrokenConnection } from './faults.js';
+
+/** What the PostgreSQL pool tells about its connections (pg.Pool's counts), read by the metrics. */
+export interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
 
 export interface PostgresPoolOptions {
   url: string;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, WebhookDeliveriesTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
-import type { EventPayload } from './outbox.js';
+import type { EventPayload } from './event-types.js';
 
 /** How long a delivery is retried before it fails for good (Standard Webhooks' and Stripe's practice). */
 export const RETRY_PERIOD_MS = 24 * 3_600_000;

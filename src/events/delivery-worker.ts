@@ -4,7 +4,6 @@ import { Agent, request } from 'undici';
 import { isPostgres } from '../db/locking.js';
 import type { Database, WebhookDeliveriesTable } from '../db/schema.js';
 import { now } from '../lib/time.js';
-import type { DeliveryResult } from '../server/metrics.js';
 import { guardedLookup, RefusedAddressError, urlProblem, type AddressPolicy } from './address-policy.js';
 import { instant, RETRY_PERIOD_MS } from './deliveries.js';
 import { signedHeaders } from './signing.js';
@@ -107,6 +106,9 @@ function describe(error: unknown): string {
   if (cause) return describe(cause);
   return code ? `${code}: ${message}` : (message ?? String(error));
 }
+
+/** How a delivery attempt ended: delivered, failed and to be retried, or failed for good. */
+export type DeliveryResult = 'delivered' | 'retrying' | 'failed';
 
 /** Told of every attempt (the metrics). */
 export type DeliveryObserver = (result: DeliveryResult, durationMs: number) => void;

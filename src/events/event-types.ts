@@ -13,3 +13,12 @@ export const EVENT_TYPES = [
   'offering.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An event as the feed lists it and webhooks receive it. */
+export interface EventPayload {
+  id: string;
+  type: EventType;
+  createdDate: string;
+  organizationId: string;
+  data: object;
+}

@@ -3,20 +3,11 @@ import { isPostgres } from '../db/locking.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
-import type { EventType } from './event-types.js';
+import type { EventPayload, EventType } from './event-types.js';
 import { queueDeliveries } from './deliveries.js';
 
 /** The first key of the advisory locks that order one organization's events (the second is the organization's hash). */
 const EVENT_ORDER_LOCK = 0x65766e74; // "evnt"
-
-/** An event as the feed lists it and webhooks receive it. */
-export interface EventPayload {
-  id: string;
-  type: EventType;
-  createdDate: string;
-  organizationId: string;
-  data: object;
-}
 
 /**
  * Records an event in the transaction `trx` of the change it describes, and queues it for every

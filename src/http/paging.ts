@@ -7,7 +7,7 @@ function pageUrl(request: FastifyRequest, limit: number, offset: number, origin:
   const params = new URLSearchParams(query);
   params.set('limit', String(limit));
   params.set('offset', String(offset));
-  return `${origin}${path}?${params}`;
+  return `${origin}${path}?${params.toString()}`;
 }
 
 /**

@@ -133,7 +133,7 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
   app.get(url, { schema }, async (request) => {
     const listQuery = request.query as Static<Q> & { limit?: number; offset?: number };
     const paging = pagingOf(listQuery);
-    return pageOf(request, await list(request.caller, { params: request.params as Static<P>, query: listQuery, paging }), paging);
+    return pageOf(request, await list(request.caller, { params: request.params, query: listQuery, paging }), paging);
   });
 }
 
@@ -243,7 +243,7 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
       },
       async (request, reply) => {
         const created = (id: string) => ({ status: 201, location: itemUrl(request, collection, id) });
-        return sendAnswer(reply, await idempotent(request, created, (caller) => create.call(service, caller, request.body as Static<C>)));
+        return sendAnswer(reply, await idempotent(request, created, (caller) => create.call(service, caller, request.body)));
       },
     );
   }

@@ -26,7 +26,7 @@ export function* contentSchemas(
     for (const [method, operation] of Object.entries(operations)) {
       const contents = [operation?.requestBody?.content, ...Object.values(operation?.responses ?? {}).map((r: any) => r?.content)];
       for (const content of contents) {
-        for (const media of Object.values(content ?? {}) as { schema?: JsonSchema }[]) {
+        for (const media of Object.values<{ schema?: JsonSchema }>(content ?? {})) {
           if (media.schema) yield { path, method, schema: media.schema, replace: (next) => (media.schema = next) };
         }
       }

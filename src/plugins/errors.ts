@@ -6,8 +6,6 @@ import { isDatabaseUnavailable } from '../db/faults.js';
 import { newId } from '../lib/ids.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { validationError } from '../http/validation-errors.js';
-import { toScimError } from '../scim/scim-errors.js';
-import { isScimPath } from './protocol.js';
 import { requestIdOf } from './request-id.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
@@ -49,21 +47,26 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, refusalFor(error, request)));
 }
 
+/** A v5 refusal in the shape of the API that serves `path` (SCIM's own under /scim/v2). */
+export type RefusalShape = (refusal: ApiError, path: string) => ApiError;
+
 /**
  * Refusals Fastify gives before any hook runs (an address with a malformed percent-encoding), in the
- * v5 shape (SCIM's under /scim/v2) and with a request id like every other response.
+ * shape of the API addressed and with a request id like every other response.
  */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('X-Request-Id', request.id);
-  if (error.code === 'FST_ERR_BAD_URL') {
-    const refusal = errors.badRequest('The address is malformed: it holds an invalid percent-encoding');
-    sendError(reply, isScimPath(request.url.split('?', 1)[0]!) ? toScimError(refusal) : refusal);
-  } else {
-    request.log.error({ err: error }, 'unhandled error');
-    sendError(reply, errors.internal());
-  }
-  // Answered before the request's lifecycle began, so the request log (RequestLog) has no line for it otherwise.
-  request.log.info({ req: request, res: reply }, 'request completed');
+export function frameworkErrorAnswer(shape: RefusalShape) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.header('X-Request-Id', request.id);
+    if (error.code === 'FST_ERR_BAD_URL') {
+      const refusal = errors.badRequest('The address is malformed: it holds an invalid percent-encoding');
+      sendError(reply, shape(refusal, request.url.split('?', 1)[0]!));
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      sendError(reply, errors.internal());
+    }
+    // Answered before the request's lifecycle began, so the request log (RequestLog) has no line for it otherwise.
+    request.log.info({ req: request, res: reply }, 'request completed');
+  };
 }
 
 /** Sockets already answered: the parser may report further errors for what follows the first. */

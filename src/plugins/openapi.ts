@@ -2,7 +2,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
-import { TOKEN_PATH } from '../oauth/oauth.routes.js';
 import { documentProtocol } from '../http/openapi-protocol.js';
 import { referenceComponents, withoutValidatorAnnotations, type ApiTag, type DocumentRewrite, type OpenApiDocument } from '../lib/openapi.js';
 
@@ -41,13 +40,13 @@ function servedFromRoot(document: OpenApiDocument, paths: ReadonlySet<string>): 
 /**
  * The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize
  * (served at /api/v5/openapi.json by the API), and the interactive page for people at /docs.
- * Register before the routes: the generator collects them as they are added. `tags` are the
- * document's sections in order, `rewrites` the resources' own changes to the generated document,
- * applied in order.
+ * Register before the routes: the generator collects them as they are added. `tokenUrl` is the OAuth
+ * token endpoint; `tags` are the document's sections in order, `rewrites` the resources' own changes
+ * to the generated document, applied in order.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
-  { tags, rewrites }: { tags: readonly ApiTag[]; rewrites: readonly DocumentRewrite[] },
+  { tokenUrl, tags, rewrites }: { tokenUrl: string; tags: readonly ApiTag[]; rewrites: readonly DocumentRewrite[] },
 ): Promise<void> {
   const outsideApi = new Set<string>();
   await app.register(swagger, {
@@ -73,7 +72,7 @@ export async function registerOpenApi(
           oauth2: {
             type: 'oauth2',
             description: 'OAuth 2.0 client credentials: a client made with `training-api clients create` gets expiring access tokens',
-            flows: { clientCredentials: { tokenUrl: TOKEN_PATH, scopes: SCOPE_DESCRIPTIONS } },
+            flows: { clientCredentials: { tokenUrl, scopes: SCOPE_DESCRIPTIONS } },
           },
           clientBasic: { type: 'http', scheme: 'basic', description: 'An OAuth client: its id and secret' },
         },
@@ -87,10 +86,10 @@ export async function registerOpenApi(
     transformObject: (document) => {
       const referenced = referenceComponents(servedFromRoot((document as { openapiObject: OpenApiDocument }).openapiObject, outsideApi));
       const rewritten = rewrites.reduce((current, rewrite) => rewrite(current), referenced);
-      return withoutValidatorAnnotations(documentProtocol(rewritten, outsideApi)) as object;
+      return withoutValidatorAnnotations(documentProtocol(rewritten, outsideApi));
     },
     // Schemas with an $id (User, ...) become named components instead of def-0, def-1.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_POLICY });
 }

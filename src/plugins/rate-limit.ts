@@ -2,19 +2,9 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../lib/errors.js';
 import { redisStore } from '../rate-limit/redis-store.js';
+import type { RateLimitSettings } from '../rate-limit/settings.js';
 import { MAX_KEYS, memoryStore, type Decision, type Limit, type WindowStore } from '../rate-limit/sliding-window.js';
 import { isOAuthPath, isProbePath, routedPath } from './protocol.js';
-
-export type { Limit } from '../rate-limit/sliding-window.js';
-
-export interface RateLimitSettings {
-  /** Per token on the API; per address for every request without a valid token. */
-  api?: Limit;
-  /** Per address on the OAuth endpoints, and per client at the token endpoint. */
-  oauth?: Limit;
-  /** Shared counters for several instances; without it each instance counts alone. */
-  redisUrl?: string;
-}
 
 /** Counts an authenticated OAuth client at the token endpoint, or throws the 429. */
 export type ClientBudget = (reply: FastifyReply, clientId: string) => Promise<void>;
@@ -109,6 +99,8 @@ export function createRateLimiter(app: FastifyInstance, settings: RateLimitSetti
     return isOAuthPath(path) ? 'oauth' : 'other';
   }
 
+  const clientBudget: ClientBudget | undefined = oauth ? (reply, clientId) => admit(reply, `oauth-client:${clientId}`, oauth) : undefined;
+
   return {
     /** Before authentication: the OAuth endpoints' address budget, and no lookup for a spent address. */
     screenAddresses(): void {
@@ -133,7 +125,7 @@ export function createRateLimiter(app: FastifyInstance, settings: RateLimitSetti
     },
 
     /** For the token endpoint, once the client is authenticated. */
-    clientBudget: (oauth ? (reply, clientId) => admit(reply, `oauth-client:${clientId}`, oauth) : undefined) as ClientBudget | undefined,
+    clientBudget,
   };
 }
 

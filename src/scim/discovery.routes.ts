@@ -3,7 +3,7 @@ import type { ResourceRoutes } from '../http/api-instance.js';
 import type { ResourceSchema, ScimDocument } from './documents.js';
 import { resourceTypes, schemas, serviceProviderConfig } from './discovery.js';
 import { listResponse } from './list.js';
-import { scimBase } from './scim.plugin.js';
+import { scimBase } from './base-url.js';
 import { scimErrors } from './scim-errors.js';
 import type { ScimUsersService } from './users/scim-users.service.js';
 

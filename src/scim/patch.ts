@@ -121,7 +121,7 @@ export function applyPatch(document: ScimDocument, operations: readonly PatchOpe
     if (operation.path !== undefined) {
       const parts = parsePath(operation.path, schema);
       if (isReadOnly(schema, parts)) throw scimErrors.mutability(`${formatPath(parts)} is read-only`);
-      return { ...operation, path: formatPath(parts) } as ScimPatchOperation;
+      return { ...operation, path: formatPath(parts) };
     }
     const value: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(operation.value as Record<string, unknown>)) {

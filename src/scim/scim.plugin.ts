@@ -3,9 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { errors, type ApiError } from '../lib/errors.js';
-import { requestOrigin } from '../http/urls.js';
 import { refusalFor, sendError } from '../plugins/errors.js';
-import { acceptsJson, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
+import { acceptsJson, isScimPath, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
 import { unstorableTexts } from '../plugins/validation.js';
 import { scimDiscoveryRoutes } from './discovery.routes.js';
 import { scimGroupsRoutes } from './groups/scim-groups.routes.js';
@@ -14,17 +13,15 @@ import { scimUsersRoutes } from './users/scim-users.routes.js';
 import { scimUsersService } from './users/scim-users.service.js';
 import { toScimError, scimErrors } from './scim-errors.js';
 
-export const SCIM_BASE = '/scim/v2';
-
-/** The absolute URL of /scim/v2 as the client reached it (or PUBLIC_URL). */
-export function scimBase(request: FastifyRequest): string {
-  return `${requestOrigin(request)}${SCIM_BASE}`;
-}
-
 function render(error: ApiError): ApiError {
   if (error.statusCode === 415) return scimErrors.unsupportedMediaType();
   if (error.statusCode === 406) return scimErrors.notAcceptable();
   return toScimError(error);
+}
+
+/** A refusal given before routing (`frameworkErrorAnswer`) in SCIM's shape when its path is under /scim/v2. */
+export function scimShapeByPath(refusal: ApiError, path: string): ApiError {
+  return isScimPath(path) ? toScimError(refusal) : refusal;
 }
 
 function sendScimError(request: FastifyRequest, reply: FastifyReply, error: FastifyError): FastifyReply {

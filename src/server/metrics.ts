@@ -3,21 +3,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolCounts } from '../db/postgres-pool.js';
+import type { DeliveryResult } from '../events/delivery-worker.js';
 import { errors } from '../lib/errors.js';
 
 /** Seconds: from a cached GET to a bulk write on a busy machine. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
-
-/** What the PostgreSQL pool tells about its connections (pg.Pool's counts). */
-export interface PoolCounts {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
-
-/** How a webhook delivery attempt ended: delivered, failed and to be retried, or failed for good. */
-export type DeliveryResult = 'delivered' | 'retrying' | 'failed';
 
 /** The server's Prometheus metrics in a registry of their own. */
 export function createMetrics() {

@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../lib/config-error.js';
 
 export interface CertificatePair {
   key: string;

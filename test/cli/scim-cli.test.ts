@@ -28,7 +28,7 @@ for (const engine of ALL_ENGINES) {
       const scim = (await cli('tokens', 'create', '--org', orgId, '--scopes', 'scim')).out;
       const admin = (await cli('tokens', 'create', '--org', orgId)).out;
       const request = (token: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
-        app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body as object } : {}) });
+        app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body } : {}) });
       assert.equal((await request(scim, 'GET', '/scim/v2/Users')).statusCode, 200);
       assert.equal((await request(scim, 'GET', '/api/v5/users')).statusCode, 403);
       assert.equal((await request(admin, 'GET', '/scim/v2/Users')).statusCode, 403);

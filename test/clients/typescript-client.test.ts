@@ -41,12 +41,12 @@ for (const engine of ALL_ENGINES) {
     async function send(request: Request): Promise<Response> {
       keys.push(request.headers.get('idempotency-key'));
       const body = request.body ? await request.text() : undefined;
-      return (await undiciFetch(request.url, {
+      return await undiciFetch(request.url, {
         method: request.method,
         headers: [...request.headers],
         body,
         dispatcher: agent,
-      })) as unknown as Response;
+      });
     }
 
     const client = (options: { retries?: number } = {}): TrainingApiClient =>

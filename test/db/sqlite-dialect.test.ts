@@ -32,10 +32,10 @@ function setup(options?: { statementCacheSize?: number }): { db: Kysely<Schema>;
   sqlite.exec('create table items (id integer primary key, name text not null unique, active integer not null default 1)');
   const prepared: string[] = [];
   const prepare = sqlite.prepare.bind(sqlite);
-  sqlite.prepare = ((sql: string) => {
+  sqlite.prepare = (sql: string) => {
     prepared.push(sql);
     return prepare(sql);
-  }) as typeof sqlite.prepare;
+  };
   const db = new Kysely<Schema>({ dialect: createSqliteDialect(sqlite, options) });
   opened.push(db);
   return { db, sqlite, prepared };

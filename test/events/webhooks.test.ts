@@ -19,7 +19,7 @@ async function createWebhook(h: Harness, url: string, events: readonly string[] 
   }
   const response = await h.post('webhooks', { url, events, description: 'Test receiver' });
   assert.equal(response.statusCode, 201, response.body);
-  return response.json() as { id: string; secret: string };
+  return response.json<{ id: string; secret: string }>();
 }
 
 forEachEngine(

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Engine } from '../../src/db/database.js';
 import { newId } from '../../src/lib/ids.js';
 import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { sleep, statusCounts, underLoad, type Outcome } from '../helpers/load.js';
@@ -37,7 +36,7 @@ for (const engine of ALL_ENGINES) {
     const request = (method: string, path: string, body?: unknown) => server.request(method, path, { token, body, timeoutMs: 15_000 });
 
     before(async () => {
-      database = await createTestDatabase(engine as Engine, { migrate: false });
+      database = await createTestDatabase(engine, { migrate: false });
       server = await ServerProcess.start({ DATABASE_URL: database.url });
       token = await server.bootstrapToken();
       const categoryId = assertCreated(await request('POST', 'userfieldcategories', { name: 'Kill', type: 'public' }), 'category');

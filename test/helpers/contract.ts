@@ -70,7 +70,7 @@ export class ResponseContract {
     if (empty) {
       if (response.body !== '') return `${status} with a body: ${response.body.slice(0, 200)}`;
     } else if (!/^application\/(scim\+)?json/.test(String(response.headers['content-type']))) {
-      return `${status} as ${response.headers['content-type']}: ${response.body.slice(0, 200)}`;
+      return `${status} as ${String(response.headers['content-type'])}: ${response.body.slice(0, 200)}`;
     }
     if (status === 201 && !response.headers.location) return '201 without Location';
     const body = empty ? undefined : JSON.parse(response.body);

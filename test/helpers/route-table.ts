@@ -76,13 +76,13 @@ export function routeTable(app: FastifyInstance): RouteTable {
   for (const route of routes) {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      const api = apiOf(route.url!);
-      if (!api || isPublic(method, route.url!)) {
+      const api = apiOf(route.url);
+      if (!api || isPublic(method, route.url)) {
         table.other.push(`${method} ${route.url}`);
         continue;
       }
-      const params = route.url!.split('/').flatMap((segment) => (segment.startsWith(':') ? [segment.slice(1)] : []));
-      table.api.push({ api, method, url: route.url!, key: keyOf(method, route.url!), schema: route.schema ?? {}, params });
+      const params = route.url.split('/').flatMap((segment) => (segment.startsWith(':') ? [segment.slice(1)] : []));
+      table.api.push({ api, method, url: route.url, key: keyOf(method, route.url), schema: route.schema ?? {}, params });
     }
   }
   return table;

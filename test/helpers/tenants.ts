@@ -26,7 +26,7 @@ export async function send(
   body?: unknown,
   query?: Record<string, string>,
 ): Promise<Response> {
-  return (await h.app.inject({
+  return await h.app.inject({
     method,
     url,
     ...(query ? { query } : {}),
@@ -35,7 +35,7 @@ export async function send(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  })) as Response;
+  });
 }
 
 async function created(response: Response, what: string): Promise<string> {

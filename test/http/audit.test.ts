@@ -11,13 +11,15 @@ function linesOf(h: Harness, response: Response): Record<string, unknown>[] {
 
 function completionOf(h: Harness, response: Response): Record<string, unknown> {
   const line = linesOf(h, response).find((entry) => entry.msg === 'request completed');
-  assert.ok(line, `no completion line for ${response.headers['x-request-id']}`);
+  assert.ok(line, `no completion line for ${String(response.headers['x-request-id'])}`);
   return line;
 }
 
 forEachEngine('audit trail', (h) => {
   it("names the organization and the token on every write's log lines, never the secret", async () => {
-    const [{ id: tokenId }] = await tokensService(h.database.db).list(h.org.id);
+    const [token] = await tokensService(h.database.db).list(h.org.id);
+    assert.ok(token);
+    const tokenId = token.id;
     const created = await h.post('users', { email: 'audited@example.com', password: 'secret-77' });
     const userId = String(created.headers.location).split('/').pop()!;
     const writes = [

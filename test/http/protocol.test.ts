@@ -286,7 +286,7 @@ forEachEngine('protocol', (h) => {
         headers: { authorization: `Bearer ${h.org.token}` },
         payload: Buffer.from(JSON.stringify({ email: newEmail() })),
       });
-      assertStatus(response as Response, 415);
+      assertStatus(response, 415);
       assert.deepEqual(response.json(), UNSUPPORTED_MEDIA_TYPE);
     });
 

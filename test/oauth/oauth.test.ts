@@ -11,12 +11,12 @@ function basic(id: string, secret: string): string {
 }
 
 async function form(h: Harness, url: string, body: Record<string, string> | string, headers: Record<string, string> = {}): Promise<Response> {
-  return (await h.app.inject({
+  return await h.app.inject({
     method: 'POST',
     url,
     headers: { 'content-type': FORM, ...headers },
     payload: typeof body === 'string' ? body : new URLSearchParams(body).toString(),
-  })) as Response;
+  });
 }
 
 function assertOAuthError(response: Response, status: number, error: string): void {
@@ -117,7 +117,7 @@ forEachEngine('OAuth 2.0 client credentials', (h) => {
         headers: { ...headers, 'content-type': 'application/json' },
         payload: '{"grant_type":"client_credentials"}',
       });
-      assertOAuthError(json as Response, 400, 'invalid_request');
+      assertOAuthError(json, 400, 'invalid_request');
     });
 
     it('ignores parameters it does not know, as RFC 6749 asks', async () => {

@@ -20,8 +20,7 @@ for (const engine of ALL_ENGINES) {
     let clientSecret: string;
 
     /** The server's own self-signed certificate is the only one trusted. */
-    const trustingFetch: oauth.CustomFetch = (url, options) =>
-      undiciFetch(url, { ...options, dispatcher: agent } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
+    const trustingFetch: oauth.CustomFetch = (url, options) => undiciFetch(url, { ...options, dispatcher: agent });
 
     async function configuration(secret = clientSecret): Promise<oauth.Configuration> {
       return oauth.discovery(new URL(`https://127.0.0.1:${server.port}`), clientId, undefined, oauth.ClientSecretBasic(secret), {

@@ -268,7 +268,7 @@ forEachEngine('userfields', (h) => {
     for (const [type, constraints] of [
       ['number', { maximumValue: 2 ** 53 }],
       ['decimal', { minimumValue: 1e308 }],
-      ['text', { maximumLength: 9007199254740993 }],
+      ['text', { maximumLength: 2 ** 53 }],
     ] as const) {
       const response = await h.post('userfields', { type, name: 'Huge', categoryName, constraints });
       assert.equal(response.statusCode, 400, response.body);
@@ -399,11 +399,11 @@ forEachEngine('userfields', (h) => {
     const source = await createCategory(h, 'public');
     const targetName = unique('Target');
     const target = await createCategory(h, 'private', targetName);
-    const moving = [await createTextField(h, source), await createTextField(h, source), await createTextField(h, source)];
-    const resident = [await createTextField(h, target), await createTextField(h, target)];
+    const moving = [await createTextField(h, source), await createTextField(h, source), await createTextField(h, source)] as const;
+    const resident = [await createTextField(h, target), await createTextField(h, target)] as const;
 
     assert.equal((await h.put(`userfields/${moving[0]}`, { categoryId: target })).statusCode, 204);
-    let field = await get(moving[0]);
+    const field = await get(moving[0]);
     assert.deepEqual([field.categoryId, field.categoryName, field.categoryType, field.orderIndex], [target, targetName, 'private', 2]);
     assert.equal((await h.put(`userfields/${moving[1]}`, { categoryName: targetName.toUpperCase(), orderIndex: 0 })).statusCode, 204);
 

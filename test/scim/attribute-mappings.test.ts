@@ -7,7 +7,8 @@ const CUSTOM = 'urn:example:params:scim:schemas:extension:acme:2.0:User';
 
 forEachEngine('SCIM attributes mapped onto userfields', (h) => {
   let scim: ScimClient;
-  const fields: Record<string, string> = {};
+  // Filled in by before(): the ids of the userfields the mappings point at.
+  const fields = {} as Record<'department' | 'employeeNumber' | 'costCenter' | 'manager' | 'firstAider' | 'started' | 'note' | 'phone', string>;
 
   before(async () => {
     scim = await ScimClient.of(h);

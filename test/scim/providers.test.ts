@@ -32,7 +32,7 @@ forEachEngine('SCIM as identity providers send it', (h) => {
     const probe = await entra.get(`/Users?filter=${encodeURIComponent('userName eq "5b0e8d3c-2e7f-4c59-9f3a-3e1f0b6a7d21"')}`);
     ok(probe, 200);
     assert.deepEqual(
-      { ...(probe.json() as object), itemsPerPage: 0 },
+      { ...probe.json<object>(), itemsPerPage: 0 },
       {
         schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
         totalResults: 0,
@@ -240,7 +240,7 @@ forEachEngine('SCIM as identity providers send it', (h) => {
     assert.equal((await h.get(`users/${id}`, { token: org.token })).json().active, false);
     response = await okta.patch(`/Users/${id}`, [{ op: 'replace', value: { active: true } }]);
     assert.equal(response.json().active, true);
-    response = await okta.put(`/Users/${second}`, { ...((await okta.get(`/Users/${second}`)).json() as object), active: false });
+    response = await okta.put(`/Users/${second}`, { ...(await okta.get(`/Users/${second}`)).json<object>(), active: false });
     assert.equal(response.json().active, false);
 
     // Push groups: create, import, read, rename, membership changes, full push, unlink with delete.

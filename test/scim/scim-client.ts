@@ -19,7 +19,7 @@ export class ScimClient {
   }
 
   async request(method: InjectOptions['method'], path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    return (await this.h.app.inject({
+    return await this.h.app.inject({
       method,
       url: `/scim/v2${path}`,
       headers: {
@@ -28,7 +28,7 @@ export class ScimClient {
         ...headers,
       },
       ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
-    })) as Response;
+    });
   }
 
   get(path: string, headers?: Record<string, string>) {
@@ -73,7 +73,7 @@ export function scimError(response: Response, status: number, scimType?: string)
     throw new Error(`expected SCIM error ${status}${scimType ? ` ${scimType}` : ''}, got ${response.statusCode}: ${response.body}`);
   }
   if (!String(response.headers['content-type']).startsWith('application/scim+json'))
-    throw new Error(`content-type ${response.headers['content-type']}`);
+    throw new Error(`content-type ${String(response.headers['content-type'])}`);
   if (typeof body.detail !== 'string' || body.detail === '') throw new Error('no detail');
   return body;
 }

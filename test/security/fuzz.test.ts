@@ -66,7 +66,7 @@ forEachEngine('Fuzzing every route from its schemas', (h) => {
   });
 
   async function send(request: FuzzRequest): Promise<Response> {
-    return (await h.app.inject({
+    return await h.app.inject({
       method: request.route.method as never,
       url: request.url,
       headers: {
@@ -74,7 +74,7 @@ forEachEngine('Fuzzing every route from its schemas', (h) => {
         ...(request.payload === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(request.payload === undefined ? {} : { payload: request.payload }),
-    })) as Response;
+    });
   }
 
   /** What is wrong with the answer to `request`, if anything; `last` is the database's fingerprint before it. */

@@ -154,7 +154,7 @@ describe('connection caps', { timeout: 90_000 }, () => {
     assert.equal(await healthz(server.port, ca, '127.0.0.2'), 200, 'another address is served');
 
     // Wait until the server has seen that connection close, then fill the server up from a third address.
-    let others: Awaited<ReturnType<typeof silentConnection>>[] = [];
+    let others: Awaited<ReturnType<typeof silentConnection>>[];
     for (let attempt = 0; ; attempt += 1) {
       others = await Promise.all(Array.from({ length: TOTAL - PER_ADDRESS }, () => silentConnection(server.port, '127.0.0.3')));
       const overTotal = await silentConnection(server.port, '127.0.0.4');

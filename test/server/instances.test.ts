@@ -24,7 +24,7 @@ describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
     const started = await Promise.allSettled([0, 1].map(() => ServerProcess.start({ DATABASE_URL: database.url })));
     instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const failed = started.find((result) => result.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (failed) throw failed.reason;
   });
 
   after(async () => {

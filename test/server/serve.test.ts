@@ -14,8 +14,9 @@ import { openDatabase } from '../../src/db/database.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const STARTUP_TIMEOUT_MS = 20_000;
-const SHUTDOWN_TIMEOUT_MS = 5_000;
+// Generous: the first start makes a certificate and migrates, on a machine that may be busy.
+const STARTUP_TIMEOUT_MS = 90_000;
+const SHUTDOWN_TIMEOUT_MS = 15_000;
 const HTTPS_REQUIRED = '{"errors":["HTTPS is required"]}';
 
 /** Settings the test environment might carry that would steer the server away from its defaults. */
@@ -93,7 +94,10 @@ class ServerProcess {
         }
       });
       void this.exit.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${this.stderr}`)));
-      setTimeout(() => reject(new Error(`serve did not start in time:\n${this.stderr}`)), STARTUP_TIMEOUT_MS).unref();
+      setTimeout(() => {
+        this.kill(); // never left running behind a failed test
+        reject(new Error(`serve did not start in time:\n${this.stderr}`));
+      }, STARTUP_TIMEOUT_MS).unref();
     });
     await started;
   }

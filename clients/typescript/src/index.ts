@@ -89,9 +89,17 @@ const ERRORS: Record<number, typeof ApiError> = {
   503: UnavailableError,
 };
 
+/** A body that is no JSON object (a bare text or number, or none) as the one message of an error. */
+function messageOf(body: string | number | boolean | null | undefined, response: Response): string {
+  return body === null || body === undefined ? response.statusText : String(body);
+}
+
 function refusal(response: Response, body: unknown): ApiError {
   const ErrorClass = ERRORS[response.status] ?? ApiError;
-  const errorBody = body !== null && typeof body === 'object' ? (body as ErrorBody) : { errors: [String(body ?? response.statusText)] };
+  const errorBody =
+    body !== null && typeof body === 'object'
+      ? (body as ErrorBody)
+      : { errors: [messageOf(body as string | number | boolean | undefined, response)] };
   return new ErrorClass(response.status, errorBody, response);
 }
 
@@ -172,7 +180,7 @@ export class TrainingApiClient {
   }
 
   private get loose(): Loose {
-    return this.http as unknown as Loose;
+    return this.http;
   }
 
   private static async unwrap<T>(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<{ data: T; response: Response }> {
@@ -186,7 +194,7 @@ export class TrainingApiClient {
     path: P,
     options: { query?: Query<P> } & ([PathParams<P, 'get'>] extends [never] ? { path?: never } : { path: PathParams<P, 'get'> }) = {} as never,
   ): AsyncGenerator<ItemOf<P>, void, undefined> {
-    let query: Record<string, unknown> | undefined = options.query as Record<string, unknown> | undefined;
+    let query: Record<string, unknown> | undefined = options.query;
     for (;;) {
       const { data } = await TrainingApiClient.unwrap<{ results: ItemOf<P>[]; next?: string }>(
         this.loose.GET(path, { params: { path: options.path, query } }),

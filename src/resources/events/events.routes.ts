@@ -31,7 +31,7 @@ export const eventsRoutes: ResourceRoutes<EventsService> = async (app, { service
       if (rows.length > limit) {
         const [path] = request.url.split('?', 1) as [string];
         const params = new URLSearchParams({ after: page.results.at(-1)!.id, limit: String(limit) });
-        page.next = `${requestOrigin(request)}${path}?${params}`;
+        page.next = `${requestOrigin(request)}${path}?${params.toString()}`;
       }
       return page;
     },

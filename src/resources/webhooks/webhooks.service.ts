@@ -5,7 +5,6 @@ import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../../db/s
 import type { AddressPolicy } from '../../events/address-policy.js';
 import { urlProblem } from '../../events/address-policy.js';
 import { instant, newDelivery, RETRY_PERIOD_MS } from '../../events/deliveries.js';
-import type { EventType } from '../../events/event-types.js';
 import { newSigningSecret } from '../../events/signing.js';
 import { errors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
@@ -20,7 +19,7 @@ function toResponse(row: WebhooksTable): Webhook {
   const webhook: Webhook = {
     id: row.id,
     url: row.url,
-    events: row.event_types.split(' ') as EventType[],
+    events: row.event_types.split(' '),
     disabled: row.disabled_date !== null,
     createdDate: row.created_date,
     updatedDate: row.updated_date,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection } from '../documents.js';
 import { listQueryOf, queryText } from '../list.js';
-import { scimBase } from '../scim.plugin.js';
+import { scimBase } from '../base-url.js';
 import { GROUP_RESOURCE } from './scim-groups.service.js';
 import type { ScimGroupsService } from './scim-groups.service.js';
 

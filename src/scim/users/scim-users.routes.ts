@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection, type ScimDocument } from '../documents.js';
 import { listQueryOf, queryText } from '../list.js';
-import { scimBase } from '../scim.plugin.js';
+import { scimBase } from '../base-url.js';
 import type { ScimUsersContext, ScimUsersService } from './scim-users.service.js';
 
 type ById = { Params: { id: string } };

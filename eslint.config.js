@@ -1,0 +1,142 @@
+// ESLint: type-aware checks of the TypeScript sources, and the layering of src/ (README, "Code layout").
+import { dirname, relative, resolve, sep } from 'node:path';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const SRC = resolve(import.meta.dirname, 'src');
+
+/**
+ * What each part of src/ may import besides itself: imports point down, never up. A part not named in
+ * another's list is above it. src/resources/index.ts, the list of every resource, stands above the
+ * resources (and SCIM's attribute mappings) it assembles; resources may use each other's services,
+ * repositories and schemas, but never each other's routes.
+ */
+const LAYERS = {
+  lib: [],
+  db: ['lib'],
+  auth: ['lib', 'db'],
+  'rate-limit': ['lib'],
+  idempotency: ['lib', 'db', 'auth', 'plugins'],
+  events: ['lib', 'db', 'idempotency'],
+  http: ['lib', 'db', 'auth', 'idempotency'],
+  plugins: ['lib', 'db', 'auth', 'rate-limit', 'http'],
+  resources: ['lib', 'db', 'auth', 'events', 'http', 'idempotency'],
+  oauth: ['lib', 'db', 'auth', 'http', 'plugins', 'rate-limit', 'resources'],
+  scim: ['lib', 'db', 'auth', 'http', 'plugins', 'resources'],
+  'resources/index.ts': ['lib', 'db', 'auth', 'events', 'http', 'resources', 'scim'],
+  server: ['lib', 'db', 'events', 'http', 'plugins'],
+  'config.ts': ['lib', 'db', 'events', 'rate-limit', 'server'],
+  'app.ts': [
+    'lib',
+    'db',
+    'auth',
+    'rate-limit',
+    'idempotency',
+    'events',
+    'http',
+    'plugins',
+    'resources',
+    'oauth',
+    'scim',
+    'resources/index.ts',
+    'server',
+  ],
+  cli: [
+    'lib',
+    'db',
+    'auth',
+    'rate-limit',
+    'idempotency',
+    'events',
+    'http',
+    'plugins',
+    'resources',
+    'oauth',
+    'scim',
+    'resources/index.ts',
+    'server',
+    'config.ts',
+    'app.ts',
+  ],
+};
+
+/** `…/src/resources/users/users.service.ts` → ['resources', 'users', 'users.service.ts']. */
+const partsOf = (file) => relative(SRC, file).split(sep);
+const layerOf = (parts) => (parts.length === 2 && parts.join('/') === 'resources/index.ts' ? 'resources/index.ts' : parts[0]);
+
+const layering = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Modules of src/ import only from the layers below theirs (LAYERS)' },
+    schema: [],
+  },
+  create(context) {
+    const parts = partsOf(context.filename);
+    const layer = layerOf(parts);
+    const allowed = new Set([layer, ...(LAYERS[layer] ?? [])]);
+    const check = (node) => {
+      const specifier = node.source?.value;
+      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+      const target = partsOf(resolve(dirname(context.filename), specifier.replace(/\.js$/, '.ts')));
+      const targetLayer = layerOf(target);
+      if (!LAYERS[targetLayer]) return;
+      if (!allowed.has(targetLayer)) {
+        context.report({
+          node: node.source,
+          message: `src/${layer} must not import src/${targetLayer}, which is not below it (LAYERS in eslint.config.js)`,
+        });
+      } else if (layer === 'resources' && parts[1] !== target[1] && target.at(-1).endsWith('.routes.ts')) {
+        context.report({ node: node.source, message: "a resource must not import another resource's routes: src/resources/index.ts assembles them" });
+      }
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default tseslint.config(
+  {
+    ignores: ['dist/', 'node_modules/', 'data/', 'bench/results/', 'clients/typescript/dist/', 'clients/typescript/src/schema.ts'],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        // node:test registers describe/test at once; the promise they return needs no await.
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] },
+      ],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // A variable read by a callback before its one assignment (the app, in a pool's error handler) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // JSON documents (OpenAPI, SCIM, response bodies in tests) are walked as `any` on purpose; the compiler's
+      // strict mode and the schemas guard the typed code.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // Fastify plugins and interface implementations are async by contract, with or without an await.
+      '@typescript-eslint/require-await': 'off',
+      // Kysely's expression builders and the services are closures meant to be destructured; none uses `this`.
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { local: { rules: { layering } } },
+    rules: { 'local/layering': 'error' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);
