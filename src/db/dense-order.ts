@@ -26,7 +26,7 @@ interface OrderedRow {
  * referencing the organization take, so other writes in the organization never wait for it.
  * SQLite transactions are exclusive already.
  */
-async function lockOrdering(trx: Transaction<Database>, orgId: string): Promise<void> {
+export async function lockOrdering(trx: Kysely<Database>, orgId: string): Promise<void> {
   if (!isPostgres(trx)) return;
   await trx.selectFrom('organizations').select('id').where('id', '=', orgId).forNoKeyUpdate().execute();
 }
@@ -35,11 +35,13 @@ async function lockOrdering(trx: Transaction<Database>, orgId: string): Promise<
  * Runs `write` in a transaction that holds the organization's ordering lock from its start: every
  * write to an ordered list (and whatever must not race one) goes through here.
  */
-export function orderedWrite<T>(db: Kysely<Database>, orgId: string, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
+export async function orderedWrite<T>(db: Kysely<Database>, orgId: string, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const locked = async (trx: Transaction<Database>) => {
     await lockOrdering(trx, orgId);
     return write(trx);
-  });
+  };
+  // Inside a transaction already (a conditional write's), the lock joins it.
+  return db.isTransaction ? locked(db as Transaction<Database>) : db.transaction().execute(locked);
 }
 
 /**

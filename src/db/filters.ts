@@ -28,10 +28,11 @@ export function hasWord(column: string, word: string): Expression<SqlBool> {
   return sql<SqlBool>`(' ' || lower(${sql.ref(column)}) || ' ') like ${`% ${escapeLike(lowerCase(word))} %`} escape '!'`;
 }
 
-/** A timestamp column within a parsed date filter (from inclusive, to exclusive). */
-export function withinRange(column: string, range: DateRange): Expression<SqlBool> {
-  const from = range.from === undefined ? sql`1 = 1` : sql`${sql.ref(column)} >= ${range.from}`;
-  const to = range.to === undefined ? sql`1 = 1` : sql`${sql.ref(column)} < ${range.to}`;
+/** A timestamp column (or expression) within a parsed date filter (from inclusive, to exclusive). */
+export function withinRange(column: string | Expression<string>, range: DateRange): Expression<SqlBool> {
+  const value = typeof column === 'string' ? sql.ref(column) : column;
+  const from = range.from === undefined ? sql`1 = 1` : sql`${value} >= ${range.from}`;
+  const to = range.to === undefined ? sql`1 = 1` : sql`${value} < ${range.to}`;
   return sql<SqlBool>`(${from} and ${to})`;
 }
 

@@ -30,6 +30,15 @@ export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Databa
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
+/** Tables of items keyed by (org_id, id) that a conditional write locks by their row. */
+export type RowLockedTable = 'users' | 'registrations' | 'webhooks';
+
+/** Locks one item's row until the transaction ends (nothing to lock when there is no such item). */
+export async function lockRow(trx: Kysely<Database>, table: RowLockedTable, orgId: string, id: string): Promise<void> {
+  const query = trx.selectFrom(table).select('id').where('org_id', '=', orgId).where('id', '=', id);
+  await forUpdate(trx, query).execute();
+}
+
 /**
  * Locks a user's row until the transaction ends; undefined when the organization has no such user.
  * Rows that hang on the user, written afterwards in the same transaction, then cannot race the

@@ -17,6 +17,11 @@ const HEADERS: Record<string, { description: string; schema: JsonSchema; require
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window frees a request', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' }, required: true },
+  ETag: {
+    description: 'Beyond v5. The strong entity tag of the item as answered: send it back in If-None-Match (GET) or If-Match (PUT, DELETE)',
+    schema: { type: 'string' },
+    required: true,
+  },
   'WWW-Authenticate': { description: 'The Bearer challenge, with the error and the scope missing', schema: { type: 'string' }, required: true },
   'Idempotent-Replayed': {
     description: '`true` when the answer is the one given to an earlier request with the same Idempotency-Key',
@@ -93,6 +98,30 @@ function components(document: OpenApiDocument): void {
   };
 }
 
+/** The preconditions of RFC 9110 an operation honours: on GET when it can answer 304, on PUT and DELETE when 412. */
+const PRECONDITIONS = {
+  'If-None-Match': {
+    name: 'If-None-Match',
+    in: 'header',
+    description:
+      'Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then',
+    schema: { type: 'string' },
+  },
+  'If-Match': {
+    name: 'If-Match',
+    in: 'header',
+    description:
+      'Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written',
+    schema: { type: 'string' },
+  },
+};
+
+function documentPreconditions(operation: Record<string, any>, responses: Record<string, any>): void {
+  const names = responses['304'] ? ['If-None-Match'] : responses['412'] ? ['If-Match', 'If-None-Match'] : [];
+  if (names.length === 0) return;
+  operation.parameters = [...(operation.parameters ?? []), ...names.map((name) => PRECONDITIONS[name as keyof typeof PRECONDITIONS])];
+}
+
 /** Statuses an API operation can answer besides its own: every check before the handler. */
 function refusalsOf(method: string, operation: Record<string, any>): number[] {
   const statuses = [400, 401, 403, 406, 429, 500, 503];
@@ -103,8 +132,8 @@ function refusalsOf(method: string, operation: Record<string, any>): number[] {
 }
 
 /**
- * Every operation of the v5 API answers its refusals in the v5 shapes, with their headers; 201 and
- * 204 have no body (201 has a Location), except a 201 whose route documents one (a new webhook's secret). The OAuth endpoints keep their RFC 6749 refusals.
+ * Every operation of the v5 API answers its refusals in the v5 shapes, with their headers; 201, 204
+ * and 304 have no body (201 has a Location, 304 and a single item's 200 an ETag), except a 201 whose route documents one (a new webhook's secret). The OAuth endpoints keep their RFC 6749 refusals.
  * `outsideApi` names the paths served from the root (OAuth).
  */
 export function documentProtocol(document: OpenApiDocument, outsideApi: ReadonlySet<string>): OpenApiDocument {
@@ -123,8 +152,11 @@ export function documentProtocol(document: OpenApiDocument, outsideApi: Readonly
           const body = schema?.$ref || schema?.type ? { content: response.content } : {};
           responses[status] = { description: response.description, headers: headers('Location', ...replayable), ...body };
         } else if (status === '204') responses[status] = { description: response.description, headers: headers() };
+        else if (status === '304') responses[status] = { description: response.description, headers: headers('ETag') };
+        else if (status === '200' && responses['304']) response.headers = { ...headers('ETag'), ...response.headers };
         else if (!response.$ref) response.headers = { ...headers(...replayable), ...response.headers };
       }
+      documentPreconditions(operation, responses);
       const statuses = outsideApi.has(path) ? [429, 500, 503] : refusalsOf(method, operation);
       for (const status of statuses) {
         if (outsideApi.has(path) && responses[status]) continue;

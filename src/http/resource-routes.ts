@@ -1,11 +1,14 @@
 import type { Static, TNever, TSchema } from '@sinclair/typebox';
-import type { FastifySchema, RouteShorthandOptions } from 'fastify';
+import type { FastifyRequest, FastifySchema, RouteShorthandOptions } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
+import type { Database } from '../db/schema.js';
 import { Page, pagingOf, type Paging } from '../lib/paging.js';
 import type { ApiTag } from '../lib/openapi.js';
-import { CREATED, ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE, NO_CONTENT } from '../lib/schema.js';
+import { CREATED, ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE, NOT_MODIFIED, NO_CONTENT, PRECONDITION_FAILED } from '../lib/schema.js';
 import { idempotent, sendAnswer } from '../idempotency/idempotency.plugin.js';
 import type { ApiInstance } from './api-instance.js';
+import { sendItem, writeIfUnchanged, type WithinTransaction } from './conditional-requests.js';
 import { pageOf } from './paging.js';
 import { itemUrl } from './urls.js';
 
@@ -21,6 +24,9 @@ import { itemUrl } from './urls.js';
  * `users.get`, `users.create`, `users.update`, `users.delete` for a collection, `userfieldValues.get`
  * and `userfieldValues.replace` for one thing at a fixed URL. Routes written by hand name theirs the
  * same way (`webhooks.test`).
+ *
+ * Single items carry an ETag and honour If-None-Match on GET, If-Match and If-None-Match on PUT and
+ * DELETE (see conditional-requests.ts).
  *
  * Request types flow from the schemas (`Static<>`) into the service calls; the casts below only
  * hand those types over from Fastify's type provider, which cannot resolve generic schemas.
@@ -57,6 +63,12 @@ interface Writing<B extends TSchema> extends Documented {
   schemaErrorFormatter?: SchemaErrorFormatter;
 }
 
+/**
+ * Locks, until the transaction ends, what serializes the writes to one item (its row; for items of
+ * an ordered list, the organization's ordering lock that every write to the list takes first).
+ */
+export type ItemLock<P> = (trx: Kysely<Database>, orgId: string, params: P) => Promise<unknown>;
+
 /** The service of a standard collection: create, update and delete only where the definition has those routes. */
 export interface CollectionService<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> {
   list: (caller: Caller, query: Static<Q>, paging: Paging) => Promise<Static<I>[]>;
@@ -73,6 +85,9 @@ export interface CollectionDefinition<I extends TSchema, Q extends TSchema, C ex
   /** An item as the API answers it. */
   item: I;
   service: CollectionService<I, Q, C, U>;
+  /** The service over one transaction, and the lock of an item: for PUT and DELETE under If-Match or If-None-Match. */
+  transaction?: WithinTransaction<Pick<CollectionService<I, Q, C, U>, 'get' | 'update' | 'delete'>>;
+  lock?: ItemLock<{ id: string }>;
   /** GET /{collection}: a page of items, filtered by the query (a ListQuery: limit, offset and filters). */
   list: Documented & { query: Q };
   /** GET /{collection}/{id}. */
@@ -122,7 +137,7 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
   });
 }
 
-/** GET of one item: 200, or 404 when it does not exist. */
+/** GET of one item: 200 with its ETag, 304 when If-None-Match names it, or 404 when it does not exist. */
 function getRoute<P extends TSchema, I extends TSchema>(
   app: ApiInstance,
   url: string,
@@ -132,19 +147,56 @@ function getRoute<P extends TSchema, I extends TSchema>(
   route: Documented,
   read: (caller: Caller, params: Static<P>) => Promise<Static<I>>,
 ): void {
-  const schema: FastifySchema = { ...placed(named, 'get', route.summary), params, response: { 200: item, 404: NOT_FOUND_RESPONSE } };
-  app.get(url, { schema }, async (request) => read(request.caller, request.params as Static<P>));
+  const schema: FastifySchema = {
+    ...placed(named, 'get', route.summary),
+    params,
+    response: { 200: item, 304: NOT_MODIFIED, 404: NOT_FOUND_RESPONSE },
+  };
+  app.get(url, { schema }, async (request, reply) => sendItem(request, reply, await read(request.caller, request.params as Static<P>)));
 }
 
-/** PUT of one item (`update` of a collection's item, `replace` of one thing at a fixed URL): 204, 400 for a refused body, 404 when it does not exist. */
-function putRoute<P extends TSchema, B extends TSchema>(
+/** How a route writes one item, with or without the client's preconditions. */
+interface ItemWriter<P, S> {
+  service: S;
+  transaction: WithinTransaction<S>;
+  lock: ItemLock<P>;
+  read: (service: S, caller: Caller, params: P) => Promise<unknown>;
+  createsMissing?: boolean;
+}
+
+/** Writes one item with `write`, under the request's If-Match and If-None-Match. */
+function writeItem<P, S>(
+  request: FastifyRequest,
+  writer: ItemWriter<P, S>,
+  write: (service: S, caller: Caller, params: P) => Promise<void>,
+): Promise<void> {
+  const { caller } = request;
+  const params = request.params as P;
+  return writeIfUnchanged(request, {
+    service: writer.service,
+    transaction: writer.transaction,
+    lock: async (trx) => {
+      await writer.lock(trx, caller.orgId, params);
+    },
+    read: (service) => writer.read(service, caller, params),
+    write: (service) => write(service, caller, params),
+    createsMissing: writer.createsMissing,
+  });
+}
+
+/**
+ * PUT of one item (`update` of a collection's item, `replace` of one thing at a fixed URL): 204, 400
+ * for a refused body, 404 when it does not exist, 412 when a precondition fails.
+ */
+function putRoute<P extends TSchema, B extends TSchema, S>(
   app: ApiInstance,
   url: string,
   named: Named,
   verb: 'update' | 'replace',
   params: P,
   route: Writing<B>,
-  write: (caller: Caller, params: Static<P>, body: Static<B>) => Promise<void>,
+  writer: ItemWriter<Static<P>, S>,
+  write: (service: S, caller: Caller, params: Static<P>, body: Static<B>) => Promise<void>,
 ): void {
   app.put(
     url,
@@ -153,12 +205,13 @@ function putRoute<P extends TSchema, B extends TSchema>(
         ...placed(named, verb, route.summary),
         params,
         body: route.body,
-        response: { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
+        response: { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED },
       },
       ...(route.schemaErrorFormatter ? { schemaErrorFormatter: route.schemaErrorFormatter } : {}),
     },
     async (request, reply) => {
-      await write(request.caller, request.params, request.body);
+      const body = request.body as Static<B>;
+      await writeItem(request, writer, (service, caller, params) => write(service, caller, params, body));
       return reply.code(204).send();
     },
   );
@@ -195,15 +248,23 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
     );
   }
 
+  const writer = () => ({
+    service,
+    transaction: required(definition.transaction, collection, 'transaction'),
+    lock: required(definition.lock, collection, 'lock'),
+    read: (service: Pick<CollectionService<I, Q, C, U>, 'get'>, caller: Caller, { id }: { id: string }) => service.get(caller, id),
+  });
+
   if (definition.update) {
-    const update = required(service.update, collection, 'update');
-    putRoute(app, `/${collection}/:id`, definition, 'update', IdParams, definition.update, (caller, { id }, input) =>
-      update.call(service, caller, id, input),
+    required(service.update, collection, 'update');
+    putRoute(app, `/${collection}/:id`, definition, 'update', IdParams, definition.update, writer(), (service, caller, { id }, input: Static<U>) =>
+      service.update!(caller, id, input),
     );
   }
 
   if (definition.delete) {
-    const remove = required(service.delete, collection, 'delete');
+    required(service.delete, collection, 'delete');
+    const deleteWriter = writer();
     app.delete(
       `/${collection}/:id`,
       {
@@ -211,36 +272,46 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
           ...placed(definition, 'delete', definition.delete.summary),
           params: IdParams,
           response: definition.delete.refusable
-            ? { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE }
-            : { 204: NO_CONTENT, 404: NOT_FOUND_RESPONSE },
+            ? { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED }
+            : { 204: NO_CONTENT, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED },
         },
       },
       async (request, reply) => {
-        await remove.call(service, request.caller, request.params.id);
+        await writeItem(request, deleteWriter, (service, caller, { id }: { id: string }) => service.delete!(caller, id));
         return reply.code(204).send();
       },
     );
   }
 }
 
-export interface ItemDefinition<P extends TSchema, I extends TSchema, B extends TSchema> extends Named {
+export interface ItemDefinition<P extends TSchema, I extends TSchema, B extends TSchema, S> extends Named {
   /** The route's URL, with its parameters (`/users/:id/userfieldvalues`). */
   url: string;
   params: P;
   /** What GET answers. */
   item: I;
-  /** GET: 200, or 404. */
-  get: Documented & { read: (caller: Caller, params: Static<P>) => Promise<Static<I>> };
-  /** PUT (`replace`): 204, 400 or 404. */
-  put?: Writing<B> & { write: (caller: Caller, params: Static<P>, body: Static<B>) => Promise<void> };
+  service: S;
+  /** The service over one transaction, and the lock of the item: for a PUT under If-Match or If-None-Match. */
+  transaction: WithinTransaction<S>;
+  lock: ItemLock<Static<P>>;
+  /** GET: 200, 304 or 404. */
+  get: Documented & { read: (service: S, caller: Caller, params: Static<P>) => Promise<Static<I>> };
+  /**
+   * PUT (`replace`): 204, 400, 404 or 412. `createsMissing`: a PUT defines the item when it does not
+   * exist yet (If-Match then fails, If-None-Match: * lets only the first definition through).
+   */
+  put?: Writing<B> & { write: (service: S, caller: Caller, params: Static<P>, body: Static<B>) => Promise<void>; createsMissing?: boolean };
 }
 
 /** Registers GET (and PUT, when defined) of one thing at a fixed URL. */
-export function itemRoutes<P extends TSchema, I extends TSchema, B extends TSchema = TNever>(
+export function itemRoutes<P extends TSchema, I extends TSchema, S, B extends TSchema = TNever>(
   app: ApiInstance,
-  definition: ItemDefinition<P, I, B>,
+  definition: ItemDefinition<P, I, B, S>,
 ): void {
-  const { url, params, item } = definition;
-  getRoute(app, url, definition, params, item, definition.get, definition.get.read);
-  if (definition.put) putRoute(app, url, definition, 'replace', params, definition.put, definition.put.write);
+  const { url, params, item, service, transaction, lock, get, put } = definition;
+  getRoute(app, url, definition, params, item, get, (caller, params) => get.read(service, caller, params));
+  if (put) {
+    const writer = { service, transaction, lock, read: get.read, createsMissing: put.createsMissing };
+    putRoute(app, url, definition, 'replace', params, put, writer, put.write);
+  }
 }

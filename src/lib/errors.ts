@@ -72,6 +72,7 @@ export const errors = {
   requestTimeout: () => new ApiError(408, { errors: ['The request did not arrive in time'] }),
   missingHost: () => errors.badRequest('An HTTP/1.1 request must carry a Host header'),
   expectationFailed: () => new ApiError(417, { errors: ['The only expectation supported is Expect: 100-continue'] }),
+  preconditionFailed: (problem: string) => new ApiError(412, { errors: [problem] }),
   headersTooLarge: () => new ApiError(431, { errors: ['The request headers are too large'] }),
   methodNotAllowed: (method: string, allow: string[]) =>
     new ApiError(405, { errors: [`Method ${method} is not allowed here; allowed: ${allow.join(', ')}`] }, { Allow: allow.join(', ') }),

@@ -70,4 +70,12 @@ export const ERROR_RESPONSE = Type.Object(
 );
 /** Empty-bodied responses: documented, with nothing to serialize. */
 export const NO_CONTENT = Type.Unsafe<void>({ description: 'No content' });
+export const NOT_MODIFIED = Type.Unsafe<void>({ description: 'Not modified: If-None-Match names the current version (the ETag header)' });
+export const PRECONDITION_FAILED = Type.Object(
+  { errors: Type.Array(Type.String()) },
+  {
+    description:
+      'Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written',
+  },
+);
 export const CREATED = Type.Unsafe<void>({ description: 'Created; the Location header holds the URL of the new item' });

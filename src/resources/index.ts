@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { AddressPolicy } from '../events/address-policy.js';
-import type { ApiInstance, ResourceRoutes } from '../http/api-instance.js';
+import { inTransaction } from '../db/locking.js';
+import type { ApiInstance, ConditionalResourceRoutes } from '../http/api-instance.js';
+import type { WithinTransaction } from '../http/conditional-requests.js';
 import { requestExample, type ApiTag, type DocumentRewrite } from '../lib/openapi.js';
 import { agreementsRoutes, agreementsTag } from './agreements/agreements.routes.js';
 import { agreementsService } from './agreements/agreements.service.js';
@@ -43,7 +45,7 @@ export interface Resource {
 
 function resource<S>(
   createService: (db: Kysely<Database>, settings: ResourceSettings) => S,
-  routes: ResourceRoutes<S>,
+  routes: ConditionalResourceRoutes<S>,
   tag: ApiTag,
   openApi?: DocumentRewrite,
 ): Resource {
@@ -51,8 +53,9 @@ function resource<S>(
     tag,
     routes(db, settings) {
       const service = createService(db, settings);
+      const transaction: WithinTransaction<S> = (work) => inTransaction(db, (trx) => work(createService(trx, settings), trx));
       return async (api) => {
-        await api.register(routes, { service });
+        await api.register(routes, { service, transaction });
       };
     },
     ...(openApi ? { openApi } : {}),

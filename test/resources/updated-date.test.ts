@@ -144,12 +144,30 @@ forEachEngine('updatedDate', (h) => {
     }
   });
 
+  it('filters the agreements by their last revision, or their definition when never revised', async () => {
+    const types = async (updatedDate: string) => {
+      const response = await h.get('agreements', { query: { updatedDate } });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json().results.map((agreement: { type: string }) => agreement.type);
+    };
+    assert.equal((await h.put('agreements/custom', { title: 'House rules', text: 'Be kind.' })).statusCode, 204);
+    await sql`update agreements set created_date = ${LONG_AGO}, updated_date = null where type = 'standard'`.execute(h.database.db);
+    await sql`update agreements set created_date = ${LONG_AGO}, updated_date = '2030-01-01T00:00:00Z' where type = 'custom'`.execute(h.database.db);
+    assert.deepEqual(await types('2001-02-03'), ['standard']);
+    assert.deepEqual(await types('2030-01-01T00:00:00.000Z/..'), ['custom']);
+    assert.deepEqual(await types('2001/2030'), ['standard', 'custom']);
+    assert.deepEqual(await types('2002/2029'), []);
+    const refused = await h.get('agreements', { query: { updatedDate: 'yesterday' } });
+    assert.equal(refused.statusCode, 400);
+    assert.ok(refused.json().fieldErrors.updatedDate);
+  });
+
   it('is documented in the OpenAPI document on every item and collection', async () => {
     const document = (await h.get('openapi.json')).json();
     for (const schema of ['User', 'OfferingCategory', 'UserfieldCategory', 'UserfieldText', 'Offering', 'Registration']) {
       assert.ok(document.components.schemas[schema].properties.updatedDate, schema);
     }
-    for (const path of ['/users', '/offeringcategories', '/userfieldcategories', '/userfields', '/offerings', '/registrations']) {
+    for (const path of ['/users', '/offeringcategories', '/userfieldcategories', '/userfields', '/offerings', '/registrations', '/agreements']) {
       const parameters = document.paths[path].get.parameters.map((p: { name: string }) => p.name);
       assert.ok(parameters.includes('updatedDate'), path);
     }

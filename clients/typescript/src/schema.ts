@@ -1867,6 +1867,8 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description Seconds to wait before trying again */
         "Retry-After": number;
+        /** @description Beyond v5. The strong entity tag of the item as answered: send it back in If-None-Match (GET) or If-Match (PUT, DELETE) */
+        ETag: string;
         /** @description The Bearer challenge, with the error and the scope missing */
         "WWW-Authenticate": string;
         /** @description `true` when the answer is the one given to an earlier request with the same Idempotency-Key */
@@ -2187,7 +2189,10 @@ export interface operations {
     "users.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2202,11 +2207,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2221,7 +2239,12 @@ export interface operations {
     "users.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2280,6 +2303,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2290,7 +2328,12 @@ export interface operations {
     "users.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2314,6 +2357,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2440,7 +2498,10 @@ export interface operations {
     "userfieldCategories.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2455,11 +2516,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserfieldCategory"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2474,7 +2548,12 @@ export interface operations {
     "userfieldCategories.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2518,6 +2597,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2528,7 +2622,12 @@ export interface operations {
     "userfieldCategories.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2552,6 +2651,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2679,7 +2793,10 @@ export interface operations {
     "userfields.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2703,11 +2820,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Userfield"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2722,7 +2852,12 @@ export interface operations {
     "userfields.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2804,6 +2939,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2814,7 +2964,12 @@ export interface operations {
     "userfields.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2838,6 +2993,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2848,7 +3018,10 @@ export interface operations {
     "userfieldValues.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2863,6 +3036,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2870,6 +3044,18 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2884,7 +3070,12 @@ export interface operations {
     "userfieldValues.replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2915,6 +3106,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3037,7 +3243,10 @@ export interface operations {
     "offeringCategories.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3052,11 +3261,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OfferingCategory"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3071,7 +3293,12 @@ export interface operations {
     "offeringCategories.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3113,6 +3340,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3123,7 +3365,12 @@ export interface operations {
     "offeringCategories.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3147,6 +3394,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3289,7 +3551,10 @@ export interface operations {
     "offerings.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3304,11 +3569,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Offering"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3323,7 +3601,12 @@ export interface operations {
     "offerings.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3379,6 +3662,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3389,7 +3687,12 @@ export interface operations {
     "offerings.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3413,6 +3716,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3536,7 +3854,10 @@ export interface operations {
     "registrations.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3551,11 +3872,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Registration"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3570,7 +3904,12 @@ export interface operations {
     "registrations.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3628,6 +3967,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3640,6 +3994,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description Beyond v5. Date of the last change: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
+                updatedDate?: string;
             };
             header?: never;
             path?: never;
@@ -3689,7 +4045,10 @@ export interface operations {
     "agreements.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description standard or custom */
                 type: string;
@@ -3705,11 +4064,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Agreement"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3724,7 +4096,12 @@ export interface operations {
     "agreements.replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description standard or custom */
                 type: string;
@@ -3764,6 +4141,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3828,7 +4220,10 @@ export interface operations {
     "userAgreements.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
                 /** @description standard or custom */
@@ -3845,11 +4240,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserAgreement"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3864,7 +4272,12 @@ export interface operations {
     "userAgreements.replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
                 /** @description standard or custom */
@@ -3906,6 +4319,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3916,7 +4344,10 @@ export interface operations {
     "scimAttributes.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3929,6 +4360,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3936,6 +4368,18 @@ export interface operations {
                         [key: string]: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3964,7 +4408,12 @@ export interface operations {
     "scimAttributes.replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4007,6 +4456,21 @@ export interface operations {
                 };
             };
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4204,7 +4668,10 @@ export interface operations {
     "webhooks.get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4219,11 +4686,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Webhook"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version (the ETag header) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -4238,7 +4718,12 @@ export interface operations {
     "webhooks.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4283,6 +4768,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4293,7 +4793,12 @@ export interface operations {
     "webhooks.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Beyond v5. Entity tags (or *): the PUT or DELETE applies only if one names the current version of the item (compared strongly: a W/ tag never does), else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description Beyond v5. Entity tags (or *): a GET answers 304 without a body when one names the current version; a PUT or DELETE answers 412 then */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4317,6 +4822,21 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            /** @description Precondition failed: the item changed since the version If-Match names (or If-None-Match names its current one); nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: string[];
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -1,12 +1,18 @@
-import type { Kysely, Transaction } from 'kysely';
-import { pageWindow } from '../../db/filters.js';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { pageWindow, withinRange } from '../../db/filters.js';
+import { forUpdate } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
 import type { AgreementsTable, Database, UserAgreementsTable } from '../../db/schema.js';
+import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
 
 export type AgreementRow = Row<AgreementsTable>;
 export type AgreementPatch = Partial<Pick<AgreementRow, 'title' | 'text' | 'required' | 'updated_date'>>;
 export type UserAgreementRow = UserAgreementsTable;
+
+export interface AgreementFilters {
+  updatedDate?: DateRange;
+}
 
 /** An agreement as one user sees it: with what they agreed to, when they did. */
 export interface AgreementOfUser extends AgreementRow {
@@ -18,11 +24,13 @@ export interface AgreementOfUser extends AgreementRow {
 export function agreementsRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
     /** Up to `limit + 1` agreements, standard then custom, so the caller can tell whether a next page exists. */
-    async list(orgId: string, paging: Paging): Promise<AgreementRow[]> {
+    async list(orgId: string, filters: AgreementFilters, paging: Paging): Promise<AgreementRow[]> {
       const rows = await db
         .selectFrom('agreements')
         .selectAll()
         .where('org_id', '=', orgId)
+        // An agreement never revised last changed when it was defined.
+        .$if(filters.updatedDate !== undefined, (q) => q.where(withinRange(sql<string>`coalesce(updated_date, created_date)`, filters.updatedDate!)))
         .orderBy('type', 'desc')
         .$call((q) => pageWindow(q, paging))
         .execute();
@@ -32,6 +40,11 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
     async find(orgId: string, type: AgreementRow['type']): Promise<AgreementRow | undefined> {
       const row = await db.selectFrom('agreements').selectAll().where('org_id', '=', orgId).where('type', '=', type).executeTakeFirst();
       return row && withBooleans(row, ['required']);
+    },
+
+    /** Locks the agreement's row, when it is defined, until the transaction ends. */
+    async lock(orgId: string, type: AgreementRow['type']): Promise<void> {
+      await forUpdate(db, db.selectFrom('agreements').select('type').where('org_id', '=', orgId).where('type', '=', type)).execute();
     },
 
     /** Defines the agreement; if a concurrent request defined it first, this one revises it. */

@@ -1,10 +1,12 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockRow } from '../../db/locking.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { itemRoutes, listRoute } from '../../http/resource-routes.js';
 import type { ApiTag } from '../../lib/openapi.js';
 import { IdParams } from '../../lib/schema.js';
 import {
   Agreement,
   AgreementQuery,
+  type AgreementType,
   PutAgreement,
   PutUserAgreement,
   TypeParams,
@@ -12,6 +14,7 @@ import {
   UserAgreementParams,
   UserAgreementQuery,
 } from './agreements.schemas.js';
+import { agreementsRepository } from './agreements.repository.js';
 import type { AgreementsService } from './agreements.service.js';
 
 export const agreementsTag: ApiTag = {
@@ -22,7 +25,7 @@ export const agreementsTag: ApiTag = {
 };
 const tag = agreementsTag;
 
-export const agreementsRoutes: ResourceRoutes<AgreementsService> = async (app, { service }) => {
+export const agreementsRoutes: ConditionalResourceRoutes<AgreementsService> = async (app, { service, transaction }) => {
   listRoute(
     app,
     '/agreements',
@@ -36,11 +39,15 @@ export const agreementsRoutes: ResourceRoutes<AgreementsService> = async (app, {
     tag,
     params: TypeParams,
     item: Agreement,
-    get: { summary: 'Get the standard or custom agreement', read: (caller, { type }) => service.get(caller, type) },
+    service,
+    transaction,
+    lock: (trx, orgId, { type }) => agreementsRepository(trx).lock(orgId, type as AgreementType),
+    get: { summary: 'Get the standard or custom agreement', read: (service, caller, { type }) => service.get(caller, type) },
     put: {
+      createsMissing: true,
       summary: 'Define (title and text required the first time) or revise an agreement',
       body: PutAgreement,
-      write: (caller, { type }, input) => service.put(caller, type, input),
+      write: (service, caller, { type }, input) => service.put(caller, type, input),
     },
   });
 
@@ -64,14 +71,18 @@ export const agreementsRoutes: ResourceRoutes<AgreementsService> = async (app, {
     tag,
     params: UserAgreementParams,
     item: UserAgreement,
+    service,
+    transaction,
+    // What a user agreed to is part of the user: every change of it locks the user's row.
+    lock: (trx, orgId, { id }) => lockRow(trx, 'users', orgId, id),
     get: {
       summary: "A user's agreement to the standard or custom agreement",
-      read: (caller, { id, type }) => service.getForUser(caller, id, type),
+      read: (service, caller, { id, type }) => service.getForUser(caller, id, type),
     },
     put: {
       summary: 'Record that the user agrees (to the current text) or no longer agrees',
       body: PutUserAgreement,
-      write: (caller, { id, type }, input) => service.setForUser(caller, id, type, input.agreed),
+      write: (service, caller, { id, type }, input) => service.setForUser(caller, id, type, input.agreed),
     },
   });
 };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../lib/paging.js';
-import { Body, NonBlankText, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { Body, NonBlankText, ReadOnly, Timestamp, UpdatedDateFilter } from '../../lib/schema.js';
 
 export const AGREEMENT_TYPES = ['standard', 'custom'] as const;
 export type AgreementType = (typeof AGREEMENT_TYPES)[number];
@@ -21,7 +21,7 @@ export const Agreement = Type.Object(
 export type Agreement = Static<typeof Agreement>;
 
 /** The agreements defined, standard then custom. */
-export const AgreementQuery = ListQuery({});
+export const AgreementQuery = ListQuery({ updatedDate: UpdatedDateFilter() });
 export type AgreementQuery = Static<typeof AgreementQuery>;
 
 /** Defines the agreement (title and text required the first time) or revises what is sent. */

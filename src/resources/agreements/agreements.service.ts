@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import { lockUser } from '../../db/locking.js';
+import { inTransaction, lockUser } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
+import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { findById, found } from '../../lib/not-found.js';
@@ -60,8 +61,8 @@ export function agreementsService(db: Kysely<Database>) {
   }
 
   return {
-    async list(caller: Caller, _query: AgreementQuery, paging: Paging): Promise<Agreement[]> {
-      return (await agreements.list(caller.orgId, paging)).map(toResponse);
+    async list(caller: Caller, query: AgreementQuery, paging: Paging): Promise<Agreement[]> {
+      return (await agreements.list(caller.orgId, { updatedDate: dateRangeOf(query.updatedDate) }, paging)).map(toResponse);
     },
 
     async get(caller: Caller, type: string): Promise<Agreement> {
@@ -111,7 +112,7 @@ export function agreementsService(db: Kysely<Database>) {
     async setForUser(caller: Caller, userId: string, type: string, agreed: boolean): Promise<void> {
       if (!isId(userId) || !isAgreementType(type)) throw errors.notFound();
       const { orgId } = caller;
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         // Locked so that the user cannot be deleted before the record is written.
         if (!(await lockUser(trx, orgId, userId))) throw errors.notFound();
         const repository = agreementsRepository(trx);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { lockUser } from '../../db/locking.js';
+import { inTransaction, lockUser } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { changedColumns } from '../../db/rows.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
@@ -176,7 +176,7 @@ export function registrationsService(db: Kysely<Database>) {
 
     /** Ejects or grades, with the registration row locked so concurrent changes apply one after another. */
     async update(caller: Caller, id: string, input: UpdateRegistration): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         const repository = registrationsRepository(trx);
         const row = await findById(id, (id) => repository.lock(caller.orgId, id));
         const change = changeOf(input, row.status);

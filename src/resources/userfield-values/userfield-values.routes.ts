@@ -1,4 +1,5 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockRow } from '../../db/locking.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { itemRoutes } from '../../http/resource-routes.js';
 import type { ApiTag } from '../../lib/openapi.js';
 import { IdParams } from '../../lib/schema.js';
@@ -10,18 +11,22 @@ export const userfieldValuesTag: ApiTag = {
   description: "A user's values of the userfields, at /users/{id}/userfieldvalues: read together, written all or nothing.",
 };
 
-export const userfieldValuesRoutes: ResourceRoutes<UserfieldValuesService> = async (app, { service }) => {
+export const userfieldValuesRoutes: ConditionalResourceRoutes<UserfieldValuesService> = async (app, { service, transaction }) => {
   itemRoutes(app, {
     url: '/users/:id/userfieldvalues',
     name: 'userfieldValues',
     tag: userfieldValuesTag,
     params: IdParams,
     item: UserfieldValues,
-    get: { summary: "Get a user's userfield values", read: (caller, { id }) => service.get(caller, id) },
+    service,
+    transaction,
+    // The values hang on the user: every change of them locks the user's row.
+    lock: (trx, orgId, { id }) => lockRow(trx, 'users', orgId, id),
+    get: { summary: "Get a user's userfield values", read: (service, caller, { id }) => service.get(caller, id) },
     put: {
       summary: "Set or clear some of a user's userfield values, all or nothing",
       body: UpdateUserfieldValues,
-      write: (caller, { id }, input) => service.update(caller, id, input),
+      write: (service, caller, { id }, input) => service.update(caller, id, input),
     },
   });
 };

@@ -1,5 +1,6 @@
+import { lockOrdering } from '../../db/dense-order.js';
 import type { FastifySchemaValidationError } from 'fastify';
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes } from '../../http/resource-routes.js';
 import type { ApiTag } from '../../lib/openapi.js';
 import { validationError } from '../../http/validation-errors.js';
@@ -17,13 +18,15 @@ function updateValidationError(validation: FastifySchemaValidationError[], conte
   return validationError(validation, context, updateFailureMessage);
 }
 
-export const userfieldsRoutes: ResourceRoutes<UserfieldsService> = async (app, { service }) => {
+export const userfieldsRoutes: ConditionalResourceRoutes<UserfieldsService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'userfields',
     name: 'userfields',
     tag: userfieldsTag,
     item: Userfield,
     service,
+    transaction,
+    lock: lockOrdering,
     list: {
       summary: 'List userfields by category (public first), then orderIndex; predefined fields in no category last',
       query: UserfieldQuery,

@@ -1,4 +1,5 @@
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockRow } from '../../db/locking.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { collectionRoutes, listRoute, operationId } from '../../http/resource-routes.js';
 import { idempotent, sendAnswer } from '../../idempotency/idempotency.plugin.js';
 import { itemUrl } from '../../http/urls.js';
@@ -17,7 +18,7 @@ const tag = webhooksTag;
 /** A delivery queued now (by a test or a resend). */
 const accepted = (delivery: Delivery) => ({ status: 202, body: delivery });
 
-export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { service }) => {
+export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async (app, { service, transaction }) => {
   collectionRoutes(app, {
     collection: 'webhooks',
     name: 'webhooks',
@@ -25,6 +26,8 @@ export const webhooksRoutes: ResourceRoutes<WebhooksService> = async (app, { ser
     item: Webhook,
     // Created below: unlike other creations, with a body.
     service: { list: service.list, get: service.get, update: service.update, delete: service.delete },
+    transaction,
+    lock: (trx, orgId, { id }) => lockRow(trx, 'webhooks', orgId, id),
     list: { summary: 'Beyond v5. List webhooks', query: WebhookQuery },
     get: { summary: 'Beyond v5. Get a webhook' },
     update: { summary: 'Beyond v5. Update a webhook (partial); disabled: false enables it again', body: UpdateWebhook },

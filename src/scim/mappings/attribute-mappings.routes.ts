@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { ResourceRoutes } from '../../http/api-instance.js';
+import { lockOrdering } from '../../db/dense-order.js';
+import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { itemRoutes } from '../../http/resource-routes.js';
 import type { ApiTag } from '../../lib/openapi.js';
 import { AttributeMappings, UpdateAttributeMappings } from './attribute-mappings.schemas.js';
@@ -11,18 +12,22 @@ export const attributeMappingsTag: ApiTag = {
 };
 
 /** The v5-side configuration of SCIM (beyond v5): which SCIM attributes feed which userfields. */
-export const attributeMappingsRoutes: ResourceRoutes<AttributeMappingsService> = async (app, { service }) => {
+export const attributeMappingsRoutes: ConditionalResourceRoutes<AttributeMappingsService> = async (app, { service, transaction }) => {
   itemRoutes(app, {
     url: '/scimattributes',
     name: 'scimAttributes',
     tag: attributeMappingsTag,
     params: Type.Object({}),
     item: AttributeMappings,
-    get: { summary: 'SCIM attributes mapped onto userfields', read: (caller) => service.get(caller) },
+    service,
+    transaction,
+    // The organization's row, which every change of its mappings locks first.
+    lock: lockOrdering,
+    get: { summary: 'SCIM attributes mapped onto userfields', read: (service, caller) => service.get(caller) },
     put: {
       summary: 'Map SCIM attributes onto userfields (null removes a mapping), all or nothing',
       body: UpdateAttributeMappings,
-      write: (caller, _params, input) => service.update(caller, input),
+      write: (service, caller, _params, input) => service.update(caller, input),
     },
   });
 };

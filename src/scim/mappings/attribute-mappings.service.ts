@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { lockOrdering } from '../../db/dense-order.js';
 import { inTransaction } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
@@ -38,6 +39,7 @@ export function attributeMappingsService(db: Kysely<Database>) {
     async update(caller: Caller, input: UpdateAttributeMappings): Promise<void> {
       const { orgId } = caller;
       await inTransaction(db, async (trx) => {
+        await lockOrdering(trx, orgId); // the organization's row: changes of its mappings apply one after another
         const mappings = attributeMappingsRepository(trx);
         const fieldErrors: FieldErrors = {};
         const current = new Map((await mappings.list(orgId)).map((row) => [row.attribute_key, row]));

@@ -178,6 +178,7 @@ select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreem
 -- PUT /api/v5/scimattributes → 204
 select * from "access_tokens" where "token_hash" = $1;
 begin;
+select "id" from "organizations" where "id" = $1 for no key update;
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2) for share;
 insert into "scim_attribute_mappings" ("org_id", "attribute", "attribute_key", "userfield_id", "created_date") values ($1, $2, $3, $4, $5) on conflict ("org_id", "attribute_key") do update set "attribute" = "excluded"."attribute", "userfield_id" = "excluded"."userfield_id";

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ApiError, errors } from '../lib/errors.js';
+
+/**
+ * Conditional requests (RFC 9110 §13): a single item's GET carries a strong `ETag`, `If-None-Match`
+ * turns it into a 304, and `If-Match` / `If-None-Match` make a PUT or DELETE apply only to the state
+ * the client last read, so that two jobs changing one item never overwrite each other unknowingly.
+ *
+ * The entity tag is a hash of the item as the API renders it: the same function gives it for a GET
+ * and, inside a write's transaction, for the item as it stands before the write.
+ */
+
+/** The strong entity tag of an item as the API renders it: any change of the representation changes it. */
+export function entityTagOf(item: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(item)).digest('base64url').slice(0, 27)}"`;
+}
+
+interface EntityTag {
+  weak: boolean;
+  /** With its quotes, as in the ETag header. */
+  opaque: string;
+}
+
+/** `*`, or the entity tags listed; anything that is not an entity tag is skipped (and so matches nothing). */
+function parseList(header: string): '*' | EntityTag[] {
+  if (header.trim() === '*') return '*';
+  return [...header.matchAll(/(W\/)?("[\x21\x23-\x7e\x80-\xff]*")/g)].map((match) => ({ weak: match[1] !== undefined, opaque: match[2]! }));
+}
+
+/** If-Match compares strongly: a weak tag never matches. `current` is undefined when the item does not exist. */
+function ifMatchHolds(header: string, current: string | undefined): boolean {
+  const list = parseList(header);
+  if (current === undefined) return false;
+  return list === '*' || list.some((tag) => !tag.weak && tag.opaque === current);
+}
+
+/** If-None-Match compares weakly: it holds when no listed tag names the current representation. */
+function ifNoneMatchHolds(header: string, current: string | undefined): boolean {
+  const list = parseList(header);
+  if (current === undefined) return true;
+  return list !== '*' && !list.some((tag) => tag.opaque === current);
+}
+
+function header(request: FastifyRequest, name: 'if-match' | 'if-none-match'): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/**
+ * Answers a GET of one item: 200 with its ETag, or 304 with the ETag alone when the client's
+ * If-None-Match names the representation it already holds.
+ */
+export function sendItem<T>(request: FastifyRequest, reply: FastifyReply, item: T): FastifyReply | T {
+  const tag = entityTagOf(item);
+  reply.header('ETag', tag);
+  const ifNoneMatch = header(request, 'if-none-match');
+  if (ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, tag)) return reply.code(304).send();
+  return item;
+}
+
+/** Runs `work` with the resource's service and repositories over one transaction (the item read, compared and written in it). */
+export type WithinTransaction<S> = <T>(work: (service: S, trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+
+export interface ConditionalWrite<S> {
+  /** The plain service, for a write without preconditions: exactly what it does without this module. */
+  service: S;
+  transaction: WithinTransaction<S>;
+  /** Locks what serializes writes to the item (its row) until the transaction ends. */
+  lock: (trx: Kysely<Database>) => Promise<void>;
+  /** The item as a GET answers it; a 404 means that it does not exist. */
+  read: (service: S) => Promise<unknown>;
+  write: (service: S) => Promise<void>;
+  /** The write creates the item when it does not exist (a PUT that defines it), instead of answering 404. */
+  createsMissing?: boolean;
+}
+
+/** The item, or undefined when its GET would answer 404. */
+async function currentTagOf(read: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    return entityTagOf(await read());
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 404) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A PUT or DELETE under the client's preconditions. Without If-Match and If-None-Match it is the
+ * plain write. With them, the item is locked, read and compared, then written, all in one
+ * transaction: of two writers holding the same ETag, exactly one succeeds and the other gets 412.
+ * As RFC 9110 §13.2.1 asks, the preconditions of a write that would answer 404 anyway are ignored.
+ */
+export async function writeIfUnchanged<S>(request: FastifyRequest, conditional: ConditionalWrite<S>): Promise<void> {
+  const ifMatch = header(request, 'if-match');
+  const ifNoneMatch = header(request, 'if-none-match');
+  if (ifMatch === undefined && ifNoneMatch === undefined) return conditional.write(conditional.service);
+  await conditional.transaction(async (service, trx) => {
+    await conditional.lock(trx);
+    const current = await currentTagOf(() => conditional.read(service));
+    if (current === undefined && !conditional.createsMissing) throw errors.notFound();
+    if (ifMatch !== undefined && !ifMatchHolds(ifMatch, current)) throw errors.preconditionFailed(ifMatchRefusal(current));
+    if (ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, current)) throw errors.preconditionFailed(IF_NONE_MATCH_REFUSAL);
+    await conditional.write(service);
+  });
+}
+
+const IF_NONE_MATCH_REFUSAL = 'If-None-Match names the current version of the item: it exists and was not changed';
+
+function ifMatchRefusal(current: string | undefined): string {
+  return current === undefined
+    ? 'If-Match asks for an existing item, and it does not exist'
+    : `If-Match does not name the current version of the item: it changed since it was read (its ETag is now ${current})`;
+}
