@@ -33,10 +33,10 @@ export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Databa
 /** Tables of items keyed by (org_id, id) that a conditional write locks by their row. */
 export type RowLockedTable = 'users' | 'registrations' | 'webhooks';
 
-/** Locks one item's row until the transaction ends (nothing to lock when there is no such item). */
-export async function lockRow(trx: Kysely<Database>, table: RowLockedTable, orgId: string, id: string): Promise<void> {
+/** Locks one item's row until the transaction ends; whether there is such an item (nothing locked when not). */
+export async function lockRow(trx: Kysely<Database>, table: RowLockedTable, orgId: string, id: string): Promise<boolean> {
   const query = trx.selectFrom(table).select('id').where('org_id', '=', orgId).where('id', '=', id);
-  await forUpdate(trx, query).execute();
+  return (await forUpdate(trx, query).executeTakeFirst()) !== undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { Agent, request } from 'undici';
-import { isPostgres } from '../db/locking.js';
+import { isPostgres, lockRow } from '../db/locking.js';
 import type { Database, WebhookDeliveriesTable } from '../db/schema.js';
 import { now } from '../lib/time.js';
 import { guardedLookup, RefusedAddressError, urlProblem, type AddressPolicy } from './address-policy.js';
@@ -170,6 +170,9 @@ export function startDeliveryWorker(
     const nextAttempt = at + retryDelay(attempts, settings.retryBaseMs);
     const final = succeeded || nextAttempt > Date.parse(delivery.give_up_at);
     await db.transaction().execute(async (trx) => {
+      // The webhook's row first, as its deletion (cascading to deliveries and attempts) takes it first: the two
+      // then wait for each other instead of deadlocking, and the attempt of a webhook deleted meanwhile goes with it.
+      if (!(await lockRow(trx, 'webhooks', delivery.org_id, delivery.webhook_id))) return;
       await trx
         .insertInto('webhook_attempts')
         .values({

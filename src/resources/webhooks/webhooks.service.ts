@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { pageWindow } from '../../db/filters.js';
+import { lockRow } from '../../db/locking.js';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js';
 import type { AddressPolicy } from '../../events/address-policy.js';
 import { urlProblem } from '../../events/address-policy.js';
@@ -175,6 +176,8 @@ export function webhooksService(db: Kysely<Database>, policy: AddressPolicy) {
       const ping = { id: newId(), type: 'webhook.ping', createdDate: now(), organizationId: caller.orgId, data: { webhookId: webhook.id } };
       const delivery = newDelivery(caller.orgId, webhook.id, ping, JSON.stringify(ping));
       return db.transaction().execute(async (trx) => {
+        // Locked, so that a concurrent deletion of the webhook cannot turn the insert into a foreign-key error.
+        if (!(await lockRow(trx, 'webhooks', caller.orgId, webhook.id))) throw errors.notFound();
         await trx.insertInto('webhook_deliveries').values(delivery).execute();
         const queued = await findDelivery(caller.orgId, webhook.id, delivery.id, trx);
         await caller.idempotentWrite?.settle(trx, queued);
@@ -202,6 +205,7 @@ export function webhooksService(db: Kysely<Database>, policy: AddressPolicy) {
       await findDelivery(caller.orgId, id, deliveryId);
       const at = Date.now();
       return db.transaction().execute(async (trx) => {
+        if (!(await lockRow(trx, 'webhooks', caller.orgId, id))) throw errors.notFound();
         await trx
           .updateTable('webhook_deliveries')
           .set({ status: 'pending', next_attempt_at: instant(at), give_up_at: instant(at + RETRY_PERIOD_MS), updated_date: now() })
