@@ -16,7 +16,7 @@ const LAYERS = {
   db: ['lib'],
   auth: ['lib', 'db'],
   'rate-limit': ['lib'],
-  idempotency: ['lib', 'db', 'auth', 'plugins'],
+  idempotency: ['lib', 'db', 'auth'],
   events: ['lib', 'db', 'idempotency'],
   http: ['lib', 'db', 'auth', 'idempotency'],
   plugins: ['lib', 'db', 'auth', 'rate-limit', 'http'],

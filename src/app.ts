@@ -122,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     route.schema.querystring ??= Type.Object({}, { additionalProperties: false });
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
   });
-  registerIdempotency(app, options.db, options.idempotency);
+  registerIdempotency(app, options.db, isApiPath, options.idempotency);
 
   await registerOpenApi(app, {
     tokenUrl: TOKEN_PATH,

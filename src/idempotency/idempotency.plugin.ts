@@ -6,7 +6,6 @@ import { stringify } from 'safe-stable-stringify';
 import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/schema.js';
 import { errors } from '../lib/errors.js';
-import { isApiPath } from '../plugins/protocol.js';
 import { idempotencyKeyStore, type Claim, type IdempotencyKeyStore, type KeyState, type StoredAnswer } from './key-store.js';
 
 /**
@@ -81,8 +80,16 @@ function keyOf(request: FastifyRequest): string | undefined {
   return key;
 }
 
-/** Adds the key's handling to every POST of the API: claim or replay before the handler, keep or free the key after. */
-export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, settings: IdempotencySettings = {}): void {
+/**
+ * Adds the key's handling to every POST whose route `isApiPath` accepts (passed in from where the app is
+ * assembled, which knows the API's prefixes): claim or replay before the handler, keep or free the key after.
+ */
+export function registerIdempotency(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  isApiPath: (url: string) => boolean,
+  settings: IdempotencySettings = {},
+): void {
   const store = idempotencyKeyStore(db, settings.clock);
   const waitMs = settings.waitMs ?? DEFAULT_WAIT_MS;
 
