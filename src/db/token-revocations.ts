@@ -12,7 +12,7 @@ export interface RevocationWatch {
 }
 
 /** The channel the PostgreSQL trigger of migration 0008 notifies on every revocation or deletion. */
-export const TOKENS_REVOKED_CHANNEL = 'training_api_tokens_revoked';
+const TOKENS_REVOKED_CHANNEL = 'training_api_tokens_revoked';
 const RELISTEN_DELAY_MS = 1000;
 
 // This process's own revocations: SQLite's data_version counts only other connections' commits,
