@@ -26,13 +26,14 @@ if (mode === 'fastify') {
   // Columns named as the API names them; empty ones are left out, as the users service does.
   const find = database.prepare(
     'select id, first_name as firstName, last_name as lastName, username, email, locale, tags, created_date as createdDate, ' +
-      'last_login_date as lastLoginDate from users where org_id = ? and id = ?',
+      'last_login_date as lastLoginDate, active, updated_date as updatedDate from users where org_id = ? and id = ?',
   );
   app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
-    const row = find.get(orgId, request.params.id) as Record<string, string | null> | undefined;
+    const row = find.get(orgId, request.params.id) as Record<string, string | number | null> | undefined;
     if (!row) return reply.code(404).send();
     const user: Record<string, unknown> = Object.fromEntries(Object.entries(row).filter(([, value]) => value));
-    if (row.tags) user.tags = tagsOf(row.tags);
+    if (typeof row.tags === 'string') user.tags = tagsOf(row.tags);
+    user.active = row.active === 1;
     return user;
   });
 }
