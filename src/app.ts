@@ -97,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   answerNodeRefusals(app.server);
 
   registerRequestContext(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   if (options.metrics) {
     options.metrics.metrics.observe(app);
     if (options.metrics.token) options.metrics.metrics.route(app, options.metrics.token);

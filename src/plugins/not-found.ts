@@ -42,8 +42,8 @@ export function registerNotFound(app: FastifyInstance): void {
     return errors.methodNotAllowed(request.method, [...allowed].sort());
   }
 
-  app.addHook('onRequest', async (request) => {
-    if (isUnrouted(request)) throw addressError(request);
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(isUnrouted(request) ? addressError(request) : undefined);
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, addressError(request)));
 }

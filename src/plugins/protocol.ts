@@ -71,22 +71,23 @@ export function isOAuthPath(path: string): boolean {
  * an unknown address is still a 404 first).
  */
 export function registerProtocol(app: FastifyInstance, options: { trustProxy: boolean }): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       reply.header('Connection', 'close');
-      throw errors.missingHost();
+      return done(errors.missingHost());
     }
     if (options.trustProxy && request.protocol !== 'https' && !isProbePath(routedPath(request))) {
-      throw errors.httpsRequired();
+      return done(errors.httpsRequired());
     }
+    done();
   });
 }
 
 /** Only the API is JSON-only; the /docs page is for browsers. */
 export function registerAcceptCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!isUnrouted(request) && isApiPath(routedPath(request)) && !acceptsJson(request.headers.accept)) throw errors.notAcceptable();
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(!isUnrouted(request) && isApiPath(routedPath(request)) && !acceptsJson(request.headers.accept) ? errors.notAcceptable() : undefined);
   });
 }
 

@@ -1,20 +1,47 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /** The interactive reference for people; everything else the server answers is API data. */
 const DOCS_PATH = /^\/docs(?:[/?]|$)/;
 
 /**
- * Security headers on every response (helmet: Strict-Transport-Security, X-Content-Type-Options:
- * nosniff, a frame ban, ...). API answers are JSON that nothing may embed or run, hence a CSP that
- * allows nothing, and never stored by a cache: they carry personal data. The /docs page brings its
- * own policy (see plugins/openapi.ts). Registered first, so that every refusal carries them too.
+ * API answers are JSON that nothing may embed or run, hence a CSP that allows nothing. The /docs
+ * page brings its own policy (see plugins/openapi.ts).
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!DOCS_PATH.test(request.url)) reply.header('Cache-Control', 'no-store');
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+};
+
+/**
+ * The headers helmet sets with these options. They depend on the options alone, so they are read
+ * once, by running helmet's middleware against a response that only records them, instead of
+ * building and running that middleware on every request.
+ */
+export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name];
+    },
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
+  return Object.freeze(headers);
+}
+
+/**
+ * Security headers on every response (helmet: Strict-Transport-Security, X-Content-Type-Options:
+ * nosniff, a frame ban, ...), and no caching of API answers: they carry personal data. Registered
+ * first, so that every refusal carries them too.
+ */
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  const headers = helmetHeaders();
+  const apiHeaders = Object.freeze({ ...headers, 'Cache-Control': 'no-store' });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(DOCS_PATH.test(request.url) ? headers : apiHeaders);
+    done();
   });
 }
