@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { stringify } from 'safe-stable-stringify';
 import type { Caller } from '../auth/caller.js';
@@ -103,13 +103,8 @@ export function registerIdempotency(
     keyedRequests.set(request, { store, claim: state.claim, settled: false });
   };
 
-  app.addHook('onRoute', (route) => {
-    if (route.method !== 'POST' || !isApiPath(route.url)) return;
-    route.preHandler = [...[route.preHandler ?? []].flat(), claimKey];
-  });
-
   // A refusal by the handler is kept like a success; a failure of the server frees the key.
-  app.addHook('onSend', async (request, reply, payload) => {
+  const settleKey: onSendAsyncHookHandler = async (request, reply, payload) => {
     const keyed = keyedRequests.get(request);
     if (!keyed) return payload;
     keyedRequests.delete(request);
@@ -127,6 +122,13 @@ export function registerIdempotency(
       request.log.warn({ err: error }, 'the Idempotency-Key could not be kept or freed');
     }
     return payload;
+  };
+
+  // Only a POST can carry a key: other routes do not pay for these hooks.
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'POST' || !isApiPath(route.url)) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), claimKey];
+    route.onSend = [...[route.onSend ?? []].flat(), settleKey];
   });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../lib/errors.js';
+import { addLogBindings } from './logging.js';
 import type { Authenticator, Caller } from '../auth/caller.js';
 import { isApiPath, isScimPath, isUnrouted, routedPath } from './protocol.js';
 
@@ -34,7 +35,7 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
     // The audit trail: every later line of the request, a write's completion among them, names who made
     // it, by ids only (the secret itself is never kept past this point).
     const { orgId, tokenId, clientId } = request.caller;
-    request.log = reply.log = request.log.child(clientId ? { orgId, tokenId, clientId } : { orgId, tokenId });
+    addLogBindings(request, reply, clientId ? { orgId, tokenId, clientId } : { orgId, tokenId });
     if (isUnrouted(request)) return;
     const { scopes } = request.caller;
     if (scim) {

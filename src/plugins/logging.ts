@@ -1,4 +1,5 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Bindings, Logger } from 'pino';
 import { SECRET_IN_TEXT } from '../auth/secrets.js';
 
 const REDACTED = '[redacted]';
@@ -81,4 +82,15 @@ export class RequestLog extends LogController {
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
+}
+
+/**
+ * Adds fields to every later line of a request. The request's own logger (a pino child Fastify made
+ * for it) takes them in place, which costs a fraction of making another child; a disabled logger
+ * has no bindings to add to.
+ */
+export function addLogBindings(request: FastifyRequest, reply: FastifyReply, bindings: Bindings): void {
+  const log = request.log as FastifyBaseLogger & Partial<Pick<Logger, 'setBindings'>>;
+  if (log.setBindings) log.setBindings(bindings);
+  else request.log = reply.log = request.log.child(bindings);
 }
