@@ -3,7 +3,6 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Server as TlsServer } from 'node:tls';
 import { sql } from 'kysely';
-import pino from 'pino';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
@@ -16,6 +15,7 @@ import { ensureSelfSignedCertificate, loadCertificate } from '../server/tls-cert
 import { reportUnexpectedErrors } from '../server/unexpected-errors.js';
 import { reloadCertificateOnHangup } from '../server/certificate-reload.js';
 import { createMetrics, type MetricsServer } from '../server/metrics.js';
+import { turnBufferedStdout } from '../server/log-destination.js';
 import { isWorker, leavePrimary, reportServing, startWorkers } from '../server/workers.js';
 
 /**
@@ -124,9 +124,7 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     events: config.events,
     clientLimits: config.clients,
     ...(metrics ? { metrics: { metrics, token: config.metrics?.token } } : {}),
-    // Each line written as it is made, by this thread: pino's default hands every line to the thread
-    // pool, which costs two thread wake-ups and three system calls more per request.
-    logger: { level: config.logLevel, stream: pino.destination({ dest: 1, sync: true }) },
+    logger: { level: config.logLevel, stream: turnBufferedStdout() },
   });
   const stopReporting = reportUnexpectedErrors(app.log);
   let server: RunningServer | undefined;
