@@ -155,12 +155,14 @@ export function uniqueViolation(error: unknown): string | undefined {
 /**
  * Brings the planner's statistics up to date for `tables`. Anything that bulk-loads rows calls it
  * last: without statistics PostgreSQL takes a freshly filled table for a small one and sorts a whole
- * organization for every page instead of walking the index.
+ * organization for every page instead of walking the index. On PostgreSQL it vacuums them too, which
+ * marks the new rows visible to all in the visibility map: until then an index-only scan (a deep
+ * page's ids, read from an index) must still visit the table for every row.
  */
 export async function analyze(db: Kysely<Database>, tables: readonly string[]): Promise<void> {
   if (tables.length === 0) return;
   if (isPostgres(db)) {
-    await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
+    await sql`vacuum analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
     return;
   }
   for (const table of tables) await sql`analyze ${sql.table(table)}`.execute(db);

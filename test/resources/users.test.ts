@@ -248,6 +248,12 @@ forEachEngine('users: lists, filters and paging', (h) => {
   it('builds absolute next and prev that keep the other query parameters', async () => {
     const page = (await h.get('users', { token: org.token, query: { firstName: 'odd', limit: '5', offset: '7' } })).json();
     assert.equal(page.results.length, 5);
+    // A later page is read through the ids of the filtered list: the same users as that list's slice.
+    const everyOdd = (await h.get('users', { token: org.token, query: { firstName: 'odd', limit: '100' } })).json();
+    assert.deepEqual(
+      page.results.map((user: { id: string }) => user.id),
+      everyOdd.results.slice(7, 12).map((user: { id: string }) => user.id),
+    );
     const next = new URL(page.next);
     assert.equal(next.pathname, '/api/v5/users');
     assert.equal(next.searchParams.get('firstName'), 'odd');

@@ -60,9 +60,14 @@ const findUser = compiledOnce(2, (db, orgId, id) => db.selectFrom('users').selec
 
 export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
-    /** Up to `limit + 1` users in creation order, so the caller can tell whether a next page exists. */
+    /**
+     * Up to `limit + 1` users in creation order, so the caller can tell whether a next page exists.
+     * A later page takes its ids from the `(org_id, created_date, id)` index first and reads only
+     * those rows: the rows skipped by the offset are never read, which keeps a page deep in a large
+     * organization from reading every user before it.
+     */
     list(orgId: string, filters: UserFilters, paging: Paging): Promise<VisibleUserRow[]> {
-      let query = db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId);
+      let query = db.selectFrom('users').where('org_id', '=', orgId);
       if (filters.email !== undefined) query = query.where('email_key', '=', lookupKey(filters.email));
       if (filters.firstName !== undefined) query = query.where(containsText('first_name', filters.firstName));
       if (filters.lastName !== undefined) query = query.where(containsText('last_name', filters.lastName));
@@ -72,12 +77,29 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
       if (filters.updatedDate) query = query.where(withinRange('updated_date', filters.updatedDate));
       if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
-      return query
-        .orderBy('created_date')
-        .orderBy('id')
-        .$call((q) => pageWindow(q, paging))
-        .execute()
-        .then((rows) => rows.map(visibleUser));
+      const page =
+        paging.offset === 0
+          ? query
+              .select(VISIBLE_COLUMNS)
+              .orderBy('created_date')
+              .orderBy('id')
+              .$call((q) => pageWindow(q, paging))
+          : db
+              .selectFrom('users')
+              .select(VISIBLE_COLUMNS)
+              .where('org_id', '=', orgId)
+              .where(
+                'id',
+                'in',
+                query
+                  .select('id')
+                  .orderBy('created_date')
+                  .orderBy('id')
+                  .$call((q) => pageWindow(q, paging)),
+              )
+              .orderBy('created_date')
+              .orderBy('id');
+      return page.execute().then((rows) => rows.map(visibleUser));
     },
 
     async find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
