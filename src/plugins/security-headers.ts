@@ -14,11 +14,11 @@ const HELMET_OPTIONS: HelmetOptions = {
 };
 
 /**
- * The headers helmet sets with these options. They depend on the options alone, so they are read
+ * The headers helmet sets with our options. They depend on the options alone, so they are read
  * once, by running helmet's middleware against a response that only records them, instead of
  * building and running that middleware on every request.
  */
-export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Readonly<Record<string, string>> {
+function helmetHeaders(): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {
@@ -28,7 +28,7 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Readonly
       delete headers[name];
     },
   };
-  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
+  helmet(HELMET_OPTIONS)({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
   return Object.freeze(headers);
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import { compiledOnce } from '../../db/compiled.js';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
@@ -77,26 +77,19 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
       if (filters.updatedDate) query = query.where(withinRange('updated_date', filters.updatedDate));
       if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
+      const pageInOrder = <O>(selection: SelectQueryBuilder<Database, 'users', O>) =>
+        selection
+          .orderBy('created_date')
+          .orderBy('id')
+          .$call((q) => pageWindow(q, paging));
       const page =
         paging.offset === 0
-          ? query
-              .select(VISIBLE_COLUMNS)
-              .orderBy('created_date')
-              .orderBy('id')
-              .$call((q) => pageWindow(q, paging))
+          ? pageInOrder(query.select(VISIBLE_COLUMNS))
           : db
               .selectFrom('users')
               .select(VISIBLE_COLUMNS)
               .where('org_id', '=', orgId)
-              .where(
-                'id',
-                'in',
-                query
-                  .select('id')
-                  .orderBy('created_date')
-                  .orderBy('id')
-                  .$call((q) => pageWindow(q, paging)),
-              )
+              .where('id', 'in', pageInOrder(query.select('id')))
               .orderBy('created_date')
               .orderBy('id');
       return page.execute().then((rows) => rows.map(visibleUser));
