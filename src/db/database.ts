@@ -78,6 +78,9 @@ function openSqlite(path: string, options: DatabaseOptions): BetterSqlite3.Datab
   // survives a crash of the process but may lose the last commits when the machine loses power.
   sqlite.pragma(`synchronous = ${options.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   sqlite.pragma('foreign_keys = ON');
+  // Each transaction is a savepoint of a shared one (sqlite-dialect.ts): keep the pages it would
+  // have to restore in memory rather than in a temporary file that it opens, writes and deletes.
+  sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma(`busy_timeout = ${options.limits?.statementTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS}`);
   // SQLite's own lower() folds ASCII only; this one folds all of Unicode as PostgreSQL's does.
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? lowerCase(value) : value));

@@ -48,7 +48,11 @@ type CompileQuery = QueryCompiler['compileQuery'];
 interface Prepared {
   statement: Statement;
   toRow?: RowBuilder;
+  /** Changes rows: outside a transaction it still commits with the batch of its turn. */
+  writes: boolean;
 }
+
+const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 
 type RowBuilder = (values: unknown[]) => object;
 
@@ -68,7 +72,7 @@ function rowBuilder(statement: Statement): RowBuilder {
 
 function prepare(database: Database, sql: string): Prepared {
   const statement = database.prepare(sql);
-  return { statement, toRow: statement.reader ? rowBuilder(statement) : undefined };
+  return { statement, toRow: statement.reader ? rowBuilder(statement) : undefined, writes: WRITE.test(sql) };
 }
 
 /** LRU of prepared statements keyed by SQL text; a Map iterates in insertion order. */
@@ -97,73 +101,196 @@ class StatementCache {
   }
 }
 
-/** Which connection, if any, has the shared handle to itself across awaits. */
-class ExclusiveLock {
+/** The savepoint that holds one transaction's work inside the batch's SQLite transaction. */
+const MEMBER_SAVEPOINT = 'batch_member';
+
+interface Waiter {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Who has the shared handle, and the transactions that commit together ("group commit").
+ *
+ * Each transaction runs alone, as a savepoint of one SQLite transaction that stays open until the
+ * end of the event-loop turn in which it began; one COMMIT (one fsync under synchronous=FULL) then
+ * makes all of that turn's transactions durable, and only then is each told that it committed. Under
+ * load that is one commit for the writes of many requests instead of one each, and never an
+ * acknowledgement before the data is on disk. Nothing outside the batch reads while it is open, so no
+ * one sees a write before it is durable. A transaction that fails rolls back its own savepoint only;
+ * a failed COMMIT, or an error after which SQLite rolled the whole transaction back, fails them all.
+ */
+class WriteBatch {
+  /** Has the handle to itself: the transaction running now, or a streaming read. */
   owner: SqliteConnection | undefined;
-  released: Promise<void> = Promise.resolve();
-  #resolveReleased = (): void => {};
+  /** Resolves at every change of owner and at the end of every batch. */
+  changed: Promise<void> = Promise.resolve();
+  #signalChange = (): void => {};
+  readonly #database: Database;
+  /** An SQLite transaction is open for the batch. */
+  #open = false;
+  /** The turn that opened the batch has ended: it takes no more transactions and commits once the running one ends. */
+  #closing = false;
+  /** Transactions that finished inside the open batch, waiting for its commit. */
+  #finished: Waiter[] = [];
+  /** Counts batches, so that a turn's end closes only the batch that turn opened. */
+  #opened = 0;
 
-  isHeldByOther(connection: SqliteConnection): boolean {
-    return this.owner !== undefined && this.owner !== connection;
+  constructor(database: Database) {
+    this.#database = database;
+    this.#renewSignal();
   }
 
+  /** Whether `connection` must wait before it may use the handle. */
+  blocks(connection: SqliteConnection): boolean {
+    return (this.owner !== undefined || this.#open) && this.owner !== connection;
+  }
+
+  /** Starts `member`'s transaction in the open batch, or in a new one. */
+  async begin(member: SqliteConnection): Promise<void> {
+    while (this.owner !== undefined || this.#closing) await this.changed;
+    this.owner = member;
+    try {
+      if (!this.#open) {
+        this.#run('begin immediate');
+        this.#open = true;
+        const batch = ++this.#opened;
+        setImmediate(() => {
+          if (batch !== this.#opened || !this.#open) return;
+          this.#closing = true;
+          this.#settleIfIdle();
+        });
+      }
+      this.#run(`savepoint ${MEMBER_SAVEPOINT}`);
+    } catch (error) {
+      this.#leave();
+      throw error;
+    }
+  }
+
+  /** Ends `member`'s transaction; resolves once the batch holding its work has committed. */
+  commit(member: SqliteConnection): Promise<void> {
+    if (this.owner !== member) throw new Error('Only the running transaction can commit');
+    this.#run(`release ${MEMBER_SAVEPOINT}`);
+    const committed = new Promise<void>((resolve, reject) => this.#finished.push({ resolve, reject }));
+    this.#leave();
+    return committed;
+  }
+
+  /** Undoes `member`'s own work; no-op when its transaction already ended (its batch failed). */
+  rollback(member: SqliteConnection): void {
+    if (this.owner !== member) return;
+    try {
+      // SQLite may have rolled the whole transaction back on its own (noticeFailure saw it).
+      if (this.#database.inTransaction) {
+        this.#run(`rollback to ${MEMBER_SAVEPOINT}`);
+        this.#run(`release ${MEMBER_SAVEPOINT}`);
+      }
+    } finally {
+      this.#leave();
+    }
+  }
+
+  /** Takes the handle for work that must not interleave with anyone's (a streaming read); waits for the open batch to commit. */
   async acquire(owner: SqliteConnection): Promise<void> {
-    // Every waiter wakes on release; the first one through takes the lock, the rest wait again.
-    while (this.owner) await this.released;
+    while (this.owner !== undefined || this.#open) await this.changed;
     this.owner = owner;
-    this.released = new Promise((resolve) => {
-      this.#resolveReleased = resolve;
-    });
   }
 
-  /** No-op unless `owner` holds the lock, so a late or repeated release can't free someone else's. */
   release(owner: SqliteConnection): void {
     if (this.owner !== owner) return;
     this.owner = undefined;
-    this.#resolveReleased();
+    this.#notify();
+  }
+
+  /** After a statement failed: an error that ended SQLite's transaction took the batch's work with it. */
+  noticeFailure(error: unknown): void {
+    if (this.#open && !this.#database.inTransaction) this.#end(error);
+  }
+
+  #leave(): void {
+    this.owner = undefined;
+    this.#settleIfIdle();
+    this.#notify();
+  }
+
+  /**
+   * With no transaction running: a batch that holds no finished work is rolled back at once (the
+   * write lock is not kept for nothing); a closing one commits.
+   */
+  #settleIfIdle(): void {
+    if (this.owner !== undefined || !this.#open) return;
+    if (this.#finished.length > 0 && !this.#closing) return;
+    try {
+      this.#run(this.#finished.length > 0 ? 'commit' : 'rollback');
+      this.#end();
+    } catch (error) {
+      // A COMMIT that failed may leave the transaction open (SQLITE_BUSY): nothing of it is kept.
+      try {
+        if (this.#database.inTransaction) this.#run('rollback');
+      } finally {
+        this.#end(error);
+      }
+    }
+  }
+
+  /** Closes the batch: its transactions committed, or failed with `error`. */
+  #end(error?: unknown): void {
+    const finished = this.#finished;
+    this.#finished = [];
+    this.#open = false;
+    this.#closing = false;
+    for (const waiter of finished) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
+    this.#notify();
+  }
+
+  #run(command: string): void {
+    this.#database.exec(command);
+  }
+
+  #notify(): void {
+    this.#signalChange();
+    this.#renewSignal();
+  }
+
+  #renewSignal(): void {
+    this.changed = new Promise((resolve) => {
+      this.#signalChange = resolve;
+    });
   }
 }
 
 class SqliteDriver implements Driver {
   readonly #database: Database;
   readonly #statements: StatementCache;
-  readonly #lock = new ExclusiveLock();
+  readonly #batch: WriteBatch;
 
   constructor(database: Database, statementCacheSize: number) {
     this.#database = database;
     this.#statements = new StatementCache(database, statementCacheSize);
+    this.#batch = new WriteBatch(database);
   }
 
   async init(): Promise<void> {}
 
-  // A fresh object per acquisition lets the lock tell a transaction's queries from everyone else's.
+  // A fresh object per acquisition lets the batch tell a transaction's queries from everyone else's.
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new SqliteConnection(this.#database, this.#statements, this.#lock);
+    return new SqliteConnection(this.#database, this.#statements, this.#batch);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    const owner = connection as SqliteConnection;
-    await this.#lock.acquire(owner);
-    try {
-      await owner.executeQuery(CompiledQuery.raw('begin immediate'));
-    } catch (error) {
-      this.#lock.release(owner);
-      throw error;
-    }
+    await this.#batch.begin(connection as SqliteConnection);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await this.#endTransaction(connection as SqliteConnection, 'commit');
+    await this.#batch.commit(connection as SqliteConnection);
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    // SQLite rolls back on its own after some errors (e.g. SQLITE_FULL); issuing
-    // ROLLBACK then would throw and hide the original error.
-    if (!this.#database.inTransaction) {
-      this.#lock.release(connection as SqliteConnection);
-      return;
-    }
-    await this.#endTransaction(connection as SqliteConnection, 'rollback');
+    this.#batch.rollback(connection as SqliteConnection);
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: CompileQuery): Promise<void> {
@@ -183,39 +310,52 @@ class SqliteDriver implements Driver {
   async destroy(): Promise<void> {
     this.#database.close();
   }
-
-  async #endTransaction(owner: SqliteConnection, sql: 'commit' | 'rollback'): Promise<void> {
-    try {
-      await owner.executeQuery(CompiledQuery.raw(sql));
-    } finally {
-      // A failed COMMIT (e.g. SQLITE_BUSY) leaves the transaction open: keep the lock until it is rolled back.
-      if (!this.#database.inTransaction) this.#lock.release(owner);
-    }
-  }
 }
 
 class SqliteConnection implements DatabaseConnection {
   readonly #database: Database;
   readonly #statements: StatementCache;
-  readonly #lock: ExclusiveLock;
+  readonly #batch: WriteBatch;
 
-  constructor(database: Database, statements: StatementCache, lock: ExclusiveLock) {
+  constructor(database: Database, statements: StatementCache, batch: WriteBatch) {
     this.#database = database;
     this.#statements = statements;
-    this.#lock = lock;
+    this.#batch = batch;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // Fast path: with no transaction open the loop body never runs, so nothing is awaited.
-    while (this.#lock.isHeldByOther(this)) await this.#lock.released;
-    return runStatement<R>(this.#statements.get(query.sql), query.parameters);
+    while (this.#batch.blocks(this)) await this.#batch.changed;
+    const prepared = this.#statements.get(query.sql);
+    if (prepared.writes && this.#batch.owner !== this) return this.#writeAlone(prepared, query.parameters);
+    try {
+      return runStatement<R>(prepared, query.parameters);
+    } catch (error) {
+      this.#batch.noticeFailure(error);
+      throw error;
+    }
+  }
+
+  /** A write outside a transaction: a transaction of its own, committed with the others of its turn. */
+  async #writeAlone<R>(prepared: Prepared, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+    await this.#batch.begin(this);
+    let result: QueryResult<R>;
+    try {
+      result = runStatement<R>(prepared, parameters);
+    } catch (error) {
+      this.#batch.noticeFailure(error);
+      this.#batch.rollback(this);
+      throw error;
+    }
+    await this.#batch.commit(this);
+    return result;
   }
 
   async *streamQuery<R>(query: CompiledQuery, chunkSize = 1): AsyncIterableIterator<QueryResult<R>> {
     // An open iterator makes better-sqlite3 refuse writes on the handle, so hold
-    // the lock meanwhile (unless it is already ours, inside a transaction).
-    const inTransaction = this.#lock.owner === this;
-    if (!inTransaction) await this.#lock.acquire(this);
+    // the handle meanwhile (unless it is already ours, inside a transaction).
+    const inTransaction = this.#batch.owner === this;
+    if (!inTransaction) await this.#batch.acquire(this);
     try {
       // Not from the cache: a statement being iterated can't run other queries with the same SQL.
       const { statement, toRow } = prepare(this.#database, query.sql);
@@ -230,7 +370,7 @@ class SqliteConnection implements DatabaseConnection {
       }
       if (rows.length > 0) yield { rows };
     } finally {
-      if (!inTransaction) this.#lock.release(this);
+      if (!inTransaction) this.#batch.release(this);
     }
   }
 }

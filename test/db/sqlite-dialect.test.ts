@@ -287,3 +287,101 @@ describe('createSqliteDialect: transactions', () => {
     assert.deepEqual(await names(db), ['kept']);
   });
 });
+
+describe('createSqliteDialect: transactions that commit together', () => {
+  /** What another connection to the same file sees: only what has been committed. */
+  function committedNames(sqlite: Database.Database): string[] {
+    const other = new Database(sqlite.name, { readonly: true });
+    try {
+      return (other.prepare('select name from items order by id').all() as { name: string }[]).map((row) => row.name);
+    } finally {
+      other.close();
+    }
+  }
+
+  it('commits the transactions of one turn together, each told only once all are durable', async () => {
+    const { db, sqlite } = setup();
+    const seenInsideSecond: string[][] = [];
+    const first = db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'first' }).execute());
+    const second = db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ name: 'second' }).execute();
+      seenInsideSecond.push(committedNames(sqlite));
+    });
+    await Promise.all([first, second]);
+    // The first had finished its work while the second ran, yet nothing of it was committed then.
+    assert.deepEqual(seenInsideSecond, [[]]);
+    assert.deepEqual(committedNames(sqlite), ['first', 'second']);
+    assert.equal(sqlite.inTransaction, false);
+  });
+
+  it('rolls back a failing transaction alone; the others of its turn commit', async () => {
+    const { db, sqlite } = setup();
+    const insert = (name: string, fail = false) =>
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ name }).execute();
+        await trx
+          .insertInto('items')
+          .values({ name: `${name} too` })
+          .execute();
+        if (fail) throw new Error(`${name} fails`);
+      });
+    const outcomes = await Promise.allSettled([insert('a'), insert('b', true), insert('c'), insert('a')]);
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'rejected'],
+    );
+    assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /b fails/);
+    assert.match(String((outcomes[3] as PromiseRejectedResult).reason), /UNIQUE constraint failed/);
+    assert.deepEqual(committedNames(sqlite), ['a', 'a too', 'c', 'c too']);
+  });
+
+  it('commits a write made outside any transaction with the transactions of its turn', async () => {
+    const { db, sqlite } = setup();
+    const seenInside: string[][] = [];
+    const plain = db.insertInto('items').values({ name: 'plain' }).execute();
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ name: 'transaction' }).execute();
+      seenInside.push(committedNames(sqlite));
+    });
+    await Promise.all([plain, transaction]);
+    assert.deepEqual(seenInside, [[]]);
+    assert.deepEqual(committedNames(sqlite), ['plain', 'transaction']);
+  });
+
+  it('lets a read outside the transactions wait for their commit, so it never sees uncommitted work', async () => {
+    const { db } = setup();
+    const events: string[] = [];
+    const transaction = db
+      .transaction()
+      .execute((trx) => trx.insertInto('items').values({ name: 'inside' }).execute())
+      .then(() => events.push('committed'));
+    const read = names(db).then((seen) => events.push(`read ${seen.join(',')}`));
+    await Promise.all([transaction, read]);
+    assert.deepEqual(events, ['committed', 'read inside']);
+  });
+
+  it('tells a transaction it committed only when its rows are there, when the disk fills up mid-turn', async () => {
+    const { db, sqlite } = setup();
+    const pages = sqlite.pragma('page_count', { simple: true }) as number;
+    sqlite.pragma(`max_page_count = ${pages + 2}`);
+    const write = (name: string, size: number) =>
+      db.transaction().execute((trx) =>
+        trx
+          .insertInto('items')
+          .values({ name: `${name}${'x'.repeat(size)}` })
+          .execute(),
+      );
+    const outcomes = await Promise.allSettled([write('small', 1), write('large', 100_000), write('after', 1)]);
+    assert.equal(outcomes[1]!.status, 'rejected');
+    assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /full/);
+    const committed = committedNames(sqlite).map((name) => name.replace(/x+$/, ''));
+    for (const [index, name] of ['small', 'after'].entries()) {
+      const outcome = outcomes[index * 2]!;
+      assert.equal(committed.includes(name), outcome.status === 'fulfilled', `${name}: ${outcome.status}`);
+    }
+    assert.equal(sqlite.inTransaction, false);
+    sqlite.pragma('max_page_count = 4294967294');
+    await write('later', 1);
+    assert.ok(committedNames(sqlite).some((name) => name.startsWith('later')));
+  });
+});

@@ -112,7 +112,10 @@ const LAST_USE = /^update "access_tokens" set "last_used_date"/;
 
 const HEADER = (engine: Engine) =>
   `-- The SQL training-api issues on ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} for each request, in order, without parameters.\n` +
-  '-- Written by `npm run snapshots` (test/snapshots/contract-snapshots.ts); test/snapshots/snapshots.test.ts fails when it drifts.\n';
+  '-- Written by `npm run snapshots` (test/snapshots/contract-snapshots.ts); test/snapshots/snapshots.test.ts fails when it drifts.\n' +
+  (engine === 'sqlite'
+    ? '-- A write transaction does not show: it is a savepoint of one that commits a whole event-loop turn (src/db/sqlite-dialect.ts).\n'
+    : '');
 
 /** Runs the requests on a new database of `engine` and returns the SQL each one issued, as committed. */
 export async function sqlSnapshot(engine: Engine): Promise<string> {

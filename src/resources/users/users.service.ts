@@ -53,20 +53,26 @@ function blankToNull(value: string | null | undefined): string | null {
 export function usersService(db: Kysely<Database>) {
   const users = usersRepository(db);
 
-  /** Both uniqueness conflicts at once; the constraint still decides a race (see `conflictsAsFieldErrors`). */
-  async function checkUnique(orgId: string, values: { email?: string; username?: string | null }, exceptId?: string) {
-    const taken = await users.taken(orgId, { email: values.email, username: values.username ?? undefined }, exceptId);
-    if (taken.size > 0) throw errors.fieldErrors(Object.fromEntries([...taken].map((property) => [property, IN_USE_MESSAGE])));
-  }
-
-  /** Runs a write; a unique-constraint violation (a concurrent twin won) becomes the same 400. */
-  async function conflictsAsFieldErrors<T>(write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write that may meet the unique constraints on email and username. A violation becomes the
+   * 400 naming every one of `values` already in use (both, when both are), as a check before the
+   * write would, without costing each write that succeeds a statement more.
+   */
+  async function uniquely(
+    orgId: string,
+    values: { email?: string; username?: string | null },
+    exceptId: string | undefined,
+    write: () => Promise<void>,
+  ) {
     try {
-      return await write();
+      await write();
     } catch (error) {
       const constraint = uniqueViolation(error);
       if (constraint === undefined) throw error;
-      throw errors.fieldErrors(constraint.includes('username') ? { username: IN_USE_MESSAGE } : { email: IN_USE_MESSAGE });
+      const taken = await users.taken(orgId, { email: values.email, username: values.username ?? undefined }, exceptId);
+      // Its holder may be gone already (deleted meanwhile): the constraint still names what failed.
+      if (taken.size === 0) taken.add(constraint.includes('username') ? 'username' : 'email');
+      throw errors.fieldErrors(Object.fromEntries([...taken].map((property) => [property, IN_USE_MESSAGE])));
     }
   }
 
@@ -112,8 +118,7 @@ export function usersService(db: Kysely<Database>) {
         active: input.active ?? true,
         external_id: blankToNull(input.externalId),
       };
-      await checkUnique(caller.orgId, row);
-      await conflictsAsFieldErrors(() =>
+      await uniquely(caller.orgId, row, undefined, () =>
         inTransaction(db, async (trx) => {
           const repository = usersRepository(trx);
           await repository.insert(row);
@@ -140,8 +145,7 @@ export function usersService(db: Kysely<Database>) {
       const patch = changedColumns(current, requested);
       if (Object.keys(patch).length === 0) return;
       patch.updated_date = now();
-      await checkUnique(caller.orgId, patch, id);
-      await conflictsAsFieldErrors(() =>
+      await uniquely(caller.orgId, patch, id, () =>
         inTransaction(db, async (trx) => {
           const repository = usersRepository(trx);
           if (!(await repository.update(caller.orgId, id, patch))) throw errors.notFound(); // deleted meanwhile

@@ -4,7 +4,6 @@
 -- POST /api/v5/users → 201
 select * from "access_tokens" where "token_hash" = $1;
 update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
-select "email_key", "username_key" from "users" where "org_id" = $1 and "email_key" = $2;
 begin;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
@@ -189,7 +188,6 @@ select * from "access_tokens" where "token_hash" = $1;
 update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
-select "email_key", "username_key" from "users" where "org_id" = $1 and ("email_key" = $2 or "username_key" = $3);
 begin;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
