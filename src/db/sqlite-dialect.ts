@@ -9,7 +9,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import {
-  CompiledQuery,
+  type CompiledQuery,
   IdentifierNode,
   RawNode,
   SqliteAdapter,

@@ -372,8 +372,8 @@ describe('createSqliteDialect: transactions that commit together', () => {
           .execute(),
       );
     const outcomes = await Promise.allSettled([write('small', 1), write('large', 100_000), write('after', 1)]);
-    assert.equal(outcomes[1]!.status, 'rejected');
-    assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /full/);
+    assert.equal(outcomes[1].status, 'rejected');
+    assert.match(String(outcomes[1].reason), /full/);
     const committed = committedNames(sqlite).map((name) => name.replace(/x+$/, ''));
     for (const [index, name] of ['small', 'after'].entries()) {
       const outcome = outcomes[index * 2]!;
