@@ -60,7 +60,17 @@ function postgresName(baseUrl: string, suffix: string): string {
 
 async function withAdmin<T>(baseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (error) {
+    const shown = new URL(baseUrl);
+    if (shown.password) shown.password = '***';
+    throw new Error(
+      `cannot connect to BENCH_POSTGRES_URL ${shown.href}: ${(error as Error).message}. ` +
+        'It must name an existing database of your own (createdb <name>); the datasets are made beside it.',
+      { cause: error },
+    );
+  }
   try {
     return await work(client);
   } finally {

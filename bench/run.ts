@@ -365,4 +365,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+process.exitCode = await main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  return 1;
+});

@@ -5,7 +5,8 @@
  * queries behind one mutex. This one caches prepared statements and only
  * serialises what needs it: better-sqlite3 runs each statement synchronously,
  * so a plain query is already atomic. Exclusivity is needed only while a
- * transaction (or a streaming read) spans awaits on the one shared handle.
+ * transaction (or a streaming read) spans awaits on the one shared handle,
+ * and the transactions of a turn commit together (see WriteBatch).
  */
 import type { Database, Statement } from 'better-sqlite3';
 import {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FloorAnswer, HashRate } from '../../bench/floor-server.js';
 import type { LoadJob, LoadResult } from '../../bench/load-generator.js';
+import { ensureDataset } from '../../bench/datasets.js';
 import { parseOptions } from '../../bench/options.js';
 import { forkWorker, type Worker } from '../../bench/processes.js';
 import { formatSummary, summarizeProfile } from '../../bench/profile-summary.js';
@@ -27,6 +28,24 @@ describe('benchmark harness', () => {
     assert.throws(() => parseOptions(['--rounds', '0'], {}, '/out'), /--rounds must be a positive integer/);
     assert.throws(() => parseOptions(['--scenario', 'nope'], {}, '/out'), /Unknown scenario nope/);
   });
+
+  it(
+    'says in one line that BENCH_POSTGRES_URL names a database it cannot reach, password masked',
+    { skip: !process.env.TEST_POSTGRES_URL && 'needs TEST_POSTGRES_URL' },
+    async () => {
+      const url = new URL(process.env.TEST_POSTGRES_URL!);
+      url.password = 'hunter2';
+      url.pathname = '/training_api_no_such_database';
+      await assert.rejects(ensureDataset('postgres', { label: '10k', users: 10, userfieldValues: 1, registrations: 1 }, url.href), (error: Error) => {
+        assert.match(
+          error.message,
+          /^cannot connect to BENCH_POSTGRES_URL postgres:\/\/[^ ]*:\*\*\*@.*training_api_no_such_database.*does not exist.*createdb/,
+        );
+        assert.doesNotMatch(error.message, /hunter2/);
+        return true;
+      });
+    },
+  );
 
   it('plans requests in turn, with a number unique to the run in each body', () => {
     const sample = { users: 3, userIds: ['a', 'b'], emails: ['a@x.io'], activeRegistrationIds: ['r1'], userfieldValues: { f: 1 } };
