@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../db/compiled.js';
 import type { Database, WebhookDeliveriesTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
@@ -29,14 +30,14 @@ export function newDelivery(orgId: string, webhookId: string, message: { id: str
   };
 }
 
+/** Every write looks its organization's webhooks up, so the query is compiled once. */
+const activeWebhooks = compiledOnce(1, (db, orgId) =>
+  db.selectFrom('webhooks').select(['id', 'event_types']).where('org_id', '=', orgId).where('disabled_date', 'is', null),
+);
+
 /** Queues `event` for every enabled webhook of its organization that subscribes to its type. */
 export async function queueDeliveries(trx: Kysely<Database>, event: EventPayload): Promise<void> {
-  const webhooks = await trx
-    .selectFrom('webhooks')
-    .select(['id', 'event_types'])
-    .where('org_id', '=', event.organizationId)
-    .where('disabled_date', 'is', null)
-    .execute();
+  const webhooks = await activeWebhooks(trx, event.organizationId);
   const subscribed = webhooks.filter((webhook) => webhook.event_types.split(' ').includes(event.type));
   if (subscribed.length === 0) return;
   const payload = JSON.stringify(event);

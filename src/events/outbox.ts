@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { compiledOnce } from '../db/compiled.js';
 import { isPostgres } from '../db/locking.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
@@ -8,6 +9,11 @@ import { queueDeliveries } from './deliveries.js';
 
 /** The first key of the advisory locks that order one organization's events (the second is the organization's hash). */
 const EVENT_ORDER_LOCK = 0x65766e74; // "evnt"
+
+/** Every write records an event, so its insert is compiled once. */
+const insertEvent = compiledOnce(5, (db, orgId, id, type, createdDate, data) =>
+  db.insertInto('events').values({ org_id: orgId, id, type, created_date: createdDate, data }),
+);
 
 /**
  * Records an event in the transaction `trx` of the change it describes, and queues it for every
@@ -24,10 +30,7 @@ export async function recordEvent(trx: Kysely<Database>, orgId: string, type: Ev
   if (!trx.isTransaction) throw new Error(`The ${type} event must be recorded in the transaction of its change`);
   if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}, hashtext(${orgId}))`.execute(trx);
   const event: EventPayload = { id: newId(), type, createdDate: now(), organizationId: orgId, data };
-  await trx
-    .insertInto('events')
-    .values({ org_id: orgId, id: event.id, type, created_date: event.createdDate, data: JSON.stringify(data) })
-    .execute();
+  await insertEvent(trx, orgId, event.id, type, event.createdDate, JSON.stringify(data));
   await queueDeliveries(trx, event);
   return event;
 }
