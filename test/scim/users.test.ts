@@ -91,6 +91,26 @@ forEachEngine('SCIM /Users', (h) => {
     );
   });
 
+  it('answers 409 uniqueness when a PUT or PATCH gives a user the userName or email of another, and changes nothing', async () => {
+    await scim.createUser({ userName: 'holder@example.com', emails: [{ value: 'holder@example.com' }] });
+    const id = await scim.createUser({ userName: 'mover@example.com', emails: [{ value: 'mover@example.com' }] });
+    assert.match(scimError(await scim.put(`/Users/${id}`, { userName: 'HOLDER@example.com' }), 409, 'uniqueness').detail, /userName/);
+    assert.match(
+      scimError(
+        await scim.patch(`/Users/${id}`, [{ op: 'replace', path: 'emails[type eq "work"].value', value: 'Holder@example.com' }]),
+        409,
+        'uniqueness',
+      ).detail,
+      /emails/,
+    );
+    const user = (await scim.get(`/Users/${id}`)).json();
+    assert.equal(user.userName, 'mover@example.com');
+    assert.deepEqual(
+      user.emails.map((email: { value: string }) => email.value),
+      ['mover@example.com'],
+    );
+  });
+
   it('refuses bodies that are not JSON objects, and other media types', async () => {
     scimError(await scim.request('POST', '/Users', '{"userName":'), 400, 'invalidSyntax');
     scimError(await scim.request('POST', '/Users', '[1]'), 400, 'invalidSyntax');

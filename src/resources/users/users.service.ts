@@ -4,7 +4,7 @@ import { inTransaction } from '../../db/locking.js';
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
+import { errors, IN_USE_MESSAGE, type ApiError } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
@@ -13,7 +13,7 @@ import { parseTagFilter, tagsColumn, tagsOf, withTag, withoutTag } from '../../l
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { recordEvent } from '../../events/outbox.js';
-import { usersRepository, type NewUser, type UserPatch, type VisibleUserRow } from './users.repository.js';
+import { usersRepository, type NewUser, type UniqueProperty, type UserPatch, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
 /** What the SCIM surface sets beside the v5 properties. */
@@ -53,10 +53,17 @@ function blankToNull(value: string | null | undefined): string | null {
 export function usersService(db: Kysely<Database>) {
   const users = usersRepository(db);
 
+  /** The 400 naming every one of `properties` as already in use. */
+  function inUse(properties: Iterable<UniqueProperty>): ApiError {
+    return errors.fieldErrors(Object.fromEntries([...properties].map((property) => [property, IN_USE_MESSAGE])));
+  }
+
   /**
    * Runs a write that may meet the unique constraints on email and username. A violation becomes the
    * 400 naming every one of `values` already in use (both, when both are), as a check before the
-   * write would, without costing each write that succeeds a statement more.
+   * write would, without costing each write that succeeds a statement more. Inside a caller's
+   * transaction (SCIM) the check does come first: after a violation PostgreSQL refuses every further
+   * statement of that transaction, so the values in use could no longer be looked up.
    */
   async function uniquely(
     orgId: string,
@@ -64,15 +71,20 @@ export function usersService(db: Kysely<Database>) {
     exceptId: string | undefined,
     write: () => Promise<void>,
   ) {
+    const lookup = { email: values.email, username: values.username ?? undefined };
+    if (db.isTransaction) {
+      const taken = await users.taken(orgId, lookup, exceptId);
+      if (taken.size > 0) throw inUse(taken);
+    }
     try {
       await write();
     } catch (error) {
       const constraint = uniqueViolation(error);
       if (constraint === undefined) throw error;
-      const taken = await users.taken(orgId, { email: values.email, username: values.username ?? undefined }, exceptId);
-      // Its holder may be gone already (deleted meanwhile): the constraint still names what failed.
-      if (taken.size === 0) taken.add(constraint.includes('username') ? 'username' : 'email');
-      throw errors.fieldErrors(Object.fromEntries([...taken].map((property) => [property, IN_USE_MESSAGE])));
+      const failed: UniqueProperty = constraint.includes('username') ? 'username' : 'email';
+      const taken = db.isTransaction ? new Set<UniqueProperty>() : await users.taken(orgId, lookup, exceptId);
+      // Its holder may be gone already (deleted meanwhile), or a twin won a race: the constraint still names what failed.
+      throw inUse(taken.size > 0 ? taken : [failed]);
     }
   }
 
