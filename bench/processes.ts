@@ -59,7 +59,13 @@ export function forkWorker(module: string, args: string[] = [], execArgv: string
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
   let onReady: (message: Record<string, unknown>) => void;
-  const ready = new Promise<Record<string, unknown>>((resolve) => (onReady = resolve));
+  let onFailure: (error: Error) => void;
+  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
+    onReady = resolve;
+    onFailure = reject;
+  });
+  // Handled here so that a worker stopped without ever being awaited does not end the run.
+  ready.catch(() => {});
   child.on('message', (message: { id?: number; result?: unknown; error?: string }) => {
     if (message.id === undefined) return onReady(message);
     const waiting = pending.get(message.id);
@@ -68,6 +74,8 @@ export function forkWorker(module: string, args: string[] = [], execArgv: string
     else waiting?.resolve(message.result);
   });
   child.on('exit', (code) => {
+    // Once ready has settled this changes nothing; before, it ends the wait of a worker that died starting.
+    onFailure(new Error(`${module} exited with code ${code} before it was ready`));
     for (const waiting of pending.values()) waiting.reject(new Error(`${module} exited with code ${code}`));
     pending.clear();
   });

@@ -4,40 +4,196 @@
  * by one cached better-sqlite3 prepared statement (`fastify-sqlite`). No authentication, no hooks,
  * no logging.
  *
- * argv: <fastify|fastify-sqlite> <cert file> <key file> <user JSON> [<SQLite file> <org id>].
+ * `fastify-sqlite` also answers the first page of GET /users?limit= and makes users with POST /users.
+ *
+ * `fastify-duties` adds, written by hand in the fewest lines, what every v5 request of ours must do
+ * besides the query: the bearer token looked up by its hash (one more prepared statement), the user
+ * read within the token's organization, a request id in X-Request-Id, the security headers, an ETag,
+ * and one log line per request (pino, to /dev/null). It is the floor of a faithful server on this
+ * stack, without the rest (404/405 bodies, Accept, scopes per method, rate limits, idempotency...).
+ *
+ * `fastify-postgres` reads the user from PostgreSQL instead, the same way.
+ *
+ * argv: <mode> <cert file> <key file> <user JSON> [<SQLite file or PostgreSQL URL> <org id>].
  * Sends {port} once listening.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
-import Fastify from 'fastify';
-import { User } from '../src/resources/users/users.schemas.js';
-import { tagsOf } from '../src/lib/tags.js';
+import pg from 'pg';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { hashSecret } from '../src/auth/secrets.js';
+import { entityTagOf } from '../src/http/conditional-requests.js';
+import { apiResponseHeaders } from '../src/plugins/security-headers.js';
+import { registerValidation } from '../src/plugins/validation.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Page } from '../src/lib/paging.js';
+import { CreateUser, User } from '../src/resources/users/users.schemas.js';
+import { newId } from '../src/lib/ids.js';
+import { now } from '../src/lib/time.js';
+import { tagsColumn, tagsOf } from '../src/lib/tags.js';
 
 const [mode, certFile, keyFile, userJson, databaseFile, orgId] = process.argv.slice(2);
-const app = Fastify({ https: { cert: readFileSync(certFile!), key: readFileSync(keyFile!) }, logger: false });
+const https = { cert: readFileSync(certFile!), key: readFileSync(keyFile!) };
 const schema = { response: { 200: User } };
 
-if (mode === 'fastify') {
-  const user = JSON.parse(userJson!) as unknown;
-  app.get('/api/v5/users/:id', { schema }, async () => user);
-} else {
-  const database = new BetterSqlite3(databaseFile, { readonly: true });
-  // Columns named as the API names them; empty ones are left out, as the users service does.
-  const find = database.prepare(
-    'select id, first_name as firstName, last_name as lastName, username, email, locale, tags, created_date as createdDate, ' +
-      'last_login_date as lastLoginDate, active, updated_date as updatedDate from users where org_id = ? and id = ?',
-  );
-  app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
-    const row = find.get(orgId, request.params.id) as Record<string, string | number | null> | undefined;
-    if (!row) return reply.code(404).send();
-    const user: Record<string, unknown> = Object.fromEntries(Object.entries(row).filter(([, value]) => value));
-    if (typeof row.tags === 'string') user.tags = tagsOf(row.tags);
-    user.active = row.active === 1;
-    return user;
-  });
+type UserRow = Record<string, string | number | null>;
+
+// Columns named as the API names them; empty ones are left out, as the users service does.
+const USER_COLUMNS =
+  'id, first_name as firstName, last_name as lastName, username, email, locale, tags, created_date as createdDate, ' +
+  'last_login_date as lastLoginDate, active, updated_date as updatedDate';
+
+function rendered(row: UserRow): Record<string, unknown> {
+  const user: Record<string, unknown> = Object.fromEntries(Object.entries(row).filter(([, value]) => value));
+  if (typeof row.tags === 'string') user.tags = tagsOf(row.tags);
+  user.active = row.active === 1;
+  return user;
 }
 
+/** A user, and the first page of the organization's users in creation order, each by one cached prepared statement. */
+function userReads(database: BetterSqlite3.Database) {
+  const find = database.prepare(`select ${USER_COLUMNS} from users where org_id = ? and id = ?`);
+  const page = database.prepare(`select ${USER_COLUMNS} from users where org_id = ? order by created_date, id limit ?`);
+  return {
+    find(org: string, id: string): Record<string, unknown> | undefined {
+      const row = find.get(org, id) as UserRow | undefined;
+      return row && rendered(row);
+    },
+    firstPage(org: string, limit: number): Record<string, unknown>[] {
+      return (page.all(org, limit) as UserRow[]).map(rendered);
+    },
+  };
+}
+
+function fixedUser(): FastifyInstance {
+  const app = Fastify({ https, logger: false });
+  const user = JSON.parse(userJson!) as unknown;
+  app.get('/api/v5/users/:id', { schema }, async () => user);
+  return app;
+}
+
+/**
+ * A create as a straightforward server makes it: the body validated by the same schema, then one
+ * INSERT committed on its own (SQLite's default autocommit) with the server's durability, `synchronous
+ * = FULL` in WAL mode, so every 201 waits for its own fsync. No uniqueness message, no event row.
+ */
+function userInsert(database: BetterSqlite3.Database): (org: string, input: Static<typeof CreateUser>) => string {
+  database.pragma('synchronous = FULL');
+  const insert = database.prepare(
+    'insert into users (org_id, id, first_name, last_name, email, email_key, tags, created_date, updated_date) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  return (org, input) => {
+    const id = newId();
+    const at = now();
+    insert.run(
+      org,
+      id,
+      input.firstName ?? null,
+      input.lastName ?? null,
+      input.email,
+      input.email.toLowerCase(),
+      input.tags ? tagsColumn(input.tags) : null,
+      at,
+      at,
+    );
+    return id;
+  };
+}
+
+function sqliteUser(): FastifyInstance {
+  const app = Fastify({ https, logger: false });
+  registerValidation(app); // the server's validator: its schemas use keywords plain Ajv refuses
+  const database = new BetterSqlite3(databaseFile);
+  const users = userReads(database);
+  const create = userInsert(database);
+  app.post<{ Body: Static<typeof CreateUser> }>('/api/v5/users', { schema: { body: CreateUser } }, async (request, reply) => {
+    const id = create(orgId!, request.body);
+    return reply.code(201).header('Location', `https://${request.host}/api/v5/users/${id}`).send();
+  });
+  app.get<{ Params: { id: string } }>(
+    '/api/v5/users/:id',
+    { schema },
+    async (request, reply) => users.find(orgId!, request.params.id) ?? reply.code(404).send(),
+  );
+  // The first page only (the list scenario asks for nothing else), with its next link as v5 gives it.
+  app.get<{ Querystring: { limit: number } }>(
+    '/api/v5/users',
+    { schema: { querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }), response: { 200: Page(User) } } },
+    async (request) => {
+      const { limit } = request.query;
+      return { results: users.firstPage(orgId!, limit), next: `https://${request.host}/api/v5/users?limit=${limit}&offset=${limit}` };
+    },
+  );
+  return app;
+}
+
+interface TokenRow {
+  org_id: string;
+  scopes: string;
+  revoked_date: string | null;
+  expires_date: string | null;
+}
+
+function sqliteUserWithDuties(): FastifyInstance {
+  const app = Fastify({
+    https,
+    logger: { level: 'info', file: '/dev/null' },
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+  });
+  const database = new BetterSqlite3(databaseFile, { readonly: true });
+  const users = userReads(database);
+  const tokenOf = database.prepare('select org_id, scopes, revoked_date, expires_date from access_tokens where token_hash = ?');
+  const headers = apiResponseHeaders();
+  app.decorateRequest('orgId', '');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(headers).header('X-Request-Id', request.id);
+    const bearer = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '');
+    const token = bearer && (tokenOf.get(hashSecret(bearer[1]!)) as TokenRow | undefined);
+    const usable = token && !token.revoked_date && !(token.expires_date && token.expires_date <= new Date().toISOString());
+    if (!usable || !token.scopes.split(',').some((scope) => scope === 'read' || scope === 'write')) {
+      return reply.code(401).send({ errors: [{ message: 'invalid token' }] });
+    }
+    (request as unknown as { orgId: string }).orgId = token.org_id;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+  });
+  app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
+    const user = users.find((request as unknown as { orgId: string }).orgId, request.params.id);
+    if (!user) return reply.code(404).send({ errors: [{ message: 'not found' }] });
+    return reply.header('ETag', entityTagOf(user)).send(user);
+  });
+  return app;
+}
+
+/** GET /users/{id} on PostgreSQL: one named (server-side prepared) statement per request, a pool as large as the server's default. */
+function postgresUser(): FastifyInstance {
+  const app = Fastify({ https, logger: false });
+  const pool = new pg.Pool({ connectionString: databaseFile, max: 10 });
+  const text = `select ${USER_COLUMNS.replace(/ as (\w+)/g, ' as "$1"')} from users where org_id = $1 and id = $2`;
+  app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
+    const { rows } = await pool.query<UserRow>({ name: 'find-user', text, values: [orgId, request.params.id] });
+    return rows[0] ? rendered({ ...rows[0], active: rows[0].active ? 1 : 0 }) : reply.code(404).send();
+  });
+  app.addHook('onClose', () => pool.end());
+  return app;
+}
+
+const servers: Record<string, () => FastifyInstance> = {
+  fastify: fixedUser,
+  'fastify-sqlite': sqliteUser,
+  'fastify-duties': sqliteUserWithDuties,
+  'fastify-postgres': postgresUser,
+};
+const make = servers[mode!];
+if (!make) throw new Error(`Unknown reference server "${mode}"; known: ${Object.keys(servers).join(', ')}`);
+const app = make();
 await app.listen({ host: '127.0.0.1', port: 0 });
 process.send!({ port: (app.server.address() as AddressInfo).port });
 process.on('disconnect', () => process.exit(0));

@@ -120,7 +120,7 @@ async function benchScenario(
   engine: Engine,
   scenario: Scenario,
   datasets: RunningDataset[],
-  references: Target[],
+  references: Reference[],
 ): Promise<ScenarioResult> {
   const loadStart = os.loadavg();
   const [main, ...others] = datasets;
@@ -151,7 +151,9 @@ async function benchScenario(
       planKey: planKey(dataset.label),
     });
   }
-  if (scenario.id === 'get-user') targets.push(...references.map((reference) => ({ ...reference, plan })));
+  for (const { scenarios, ...reference } of references) {
+    if (scenarios.includes(scenario.id)) targets.push({ ...reference, plan, planKey: planKey(reference.name) });
+  }
 
   const { rounds, seconds, warmupSeconds } = context.options;
   const connections = scenario.connections ?? context.options.connections;
@@ -213,25 +215,46 @@ async function stopDataset(dataset: RunningDataset): Promise<void> {
   await dataset.copy.dispose();
 }
 
-/** The Fastify reference servers of GET /users/{id}, on the small dataset's file. */
-async function startReferences(context: Context, main: RunningDataset): Promise<{ targets: Target[]; workers: Worker[] }> {
+/** The Fastify reference servers, each with the scenarios it answers, on the small dataset's file. */
+const REFERENCES = [
+  { name: 'fastify+schema', mode: 'fastify', scenarios: ['get-user'] },
+  { name: 'fastify+sqlite', mode: 'fastify-sqlite', scenarios: ['get-user', 'list-100', 'create-user'] },
+  // Only the one with duties checks a token; the others are measured as they always were.
+  { name: 'fastify+duties', mode: 'fastify-duties', scenarios: ['get-user'], token: true },
+] as const;
+const POSTGRES_REFERENCES = [{ name: 'fastify+pg', mode: 'fastify-postgres', scenarios: ['get-user'] }] as const;
+
+interface Reference extends Target {
+  scenarios: readonly string[];
+}
+
+async function startReferences(
+  context: Context,
+  engine: Engine,
+  main: RunningDataset,
+  scenarios: Scenario[],
+): Promise<{ targets: Reference[]; workers: Worker[] }> {
+  const wanted = (engine === 'sqlite' ? REFERENCES : POSTGRES_REFERENCES).filter((reference) =>
+    reference.scenarios.some((id) => scenarios.some((scenario) => scenario.id === id)),
+  );
+  if (wanted.length === 0) return { targets: [], workers: [] };
   const user = await requestOnce(main.server.origin, main.copy.dataset.token, 'GET', `/api/v5/users/${main.sample.userIds[0]}`);
-  const file = main.copy.databaseUrl.slice('sqlite:'.length);
-  const workers = [
-    forkWorker('reference-server.js', ['fastify', context.certFile, context.keyFile, user.body.toString()]),
-    forkWorker('reference-server.js', ['fastify-sqlite', context.certFile, context.keyFile, user.body.toString(), file, main.copy.dataset.orgId]),
-  ];
-  const names = ['fastify+schema', 'fastify+sqlite'];
-  const targets: Target[] = [];
+  const database = engine === 'sqlite' ? main.copy.databaseUrl.slice('sqlite:'.length) : main.copy.databaseUrl;
+  const args = [context.certFile, context.keyFile, user.body.toString(), database, main.copy.dataset.orgId];
+  const workers = wanted.map((reference) => forkWorker('reference-server.js', [reference.mode, ...args]));
+  const targets: Reference[] = [];
   for (const [index, worker] of workers.entries()) {
+    const reference = wanted[index]!;
     const { port } = (await worker.ready) as { port: number };
     targets.push({
-      name: names[index]!,
+      name: reference.name,
       kind: 'reference',
       origin: `https://127.0.0.1:${port}`,
       pid: worker.pid,
+      ...('token' in reference ? { token: main.copy.dataset.token } : {}),
       plan: { method: 'GET', paths: [] },
-      planKey: names[index]!,
+      planKey: reference.name,
+      scenarios: reference.scenarios,
     });
   }
   return { targets, workers };
@@ -243,9 +266,9 @@ async function benchEngine(context: Context, engine: Engine, scenarios: Scenario
   const workers: Worker[] = [];
   try {
     if (options.scale && scenarios.some((scenario) => scenario.scale)) datasets.push(await startDataset(context, engine, LARGE, report));
-    let references: Target[] = [];
-    if (engine === 'sqlite' && options.references && scenarios.some((scenario) => scenario.id === 'get-user')) {
-      const started = await startReferences(context, datasets[0]!);
+    let references: Reference[] = [];
+    if (options.references) {
+      const started = await startReferences(context, engine, datasets[0]!, scenarios);
       references = started.targets;
       workers.push(...started.workers);
     }

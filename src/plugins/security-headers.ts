@@ -32,6 +32,11 @@ function helmetHeaders(): Readonly<Record<string, string>> {
   return Object.freeze(headers);
 }
 
+/** The headers every API answer carries: helmet's, and no caching of what holds personal data. */
+export function apiResponseHeaders(headers = helmetHeaders()): Readonly<Record<string, string>> {
+  return Object.freeze({ ...headers, 'Cache-Control': 'no-store' });
+}
+
 /**
  * Security headers on every response (helmet: Strict-Transport-Security, X-Content-Type-Options:
  * nosniff, a frame ban, ...), and no caching of API answers: they carry personal data. Registered
@@ -39,7 +44,7 @@ function helmetHeaders(): Readonly<Record<string, string>> {
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const headers = helmetHeaders();
-  const apiHeaders = Object.freeze({ ...headers, 'Cache-Control': 'no-store' });
+  const apiHeaders = apiResponseHeaders(headers);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(DOCS_PATH.test(request.url) ? headers : apiHeaders);
     done();

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FloorAnswer, HashRate } from '../../bench/floor-server.js';
 import type { LoadJob, LoadResult } from '../../bench/load-generator.js';
-import { ensureDataset } from '../../bench/datasets.js';
+import { ensureDataset, workingCopy, type WorkingCopy } from '../../bench/datasets.js';
 import { parseOptions } from '../../bench/options.js';
 import { forkWorker, type Worker } from '../../bench/processes.js';
 import { formatSummary, summarizeProfile } from '../../bench/profile-summary.js';
 import { summarize, tableOf, writeReport, newReport, type Round } from '../../bench/report.js';
 import { requestOf, selectScenarios, SCENARIOS } from '../../bench/scenarios.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { ensureSelfSignedCertificate } from '../../src/server/tls-certificate.js';
 
 // The benchmark harness itself, in seconds: options, plans, arithmetic, report, and one tiny real run against the floor.
@@ -168,6 +169,86 @@ describe('benchmark harness', () => {
       const job: LoadJob = { origin, planKey: 'test-404', plan: { method: 'GET', paths: ['/x'] }, connections: 2, seconds: 0.5 };
       const result = await load.call<LoadResult>({ job });
       assert.ok(result.failures['404']! > 0);
+    });
+
+    it('stops waiting for a worker that dies before it is ready, saying so', async () => {
+      const broken = forkWorker('reference-server.js', ['no-such-mode', join(dir, 'tls', 'cert.pem'), join(dir, 'tls', 'key.pem'), '{}']);
+      await assert.rejects(broken.ready, /reference-server\.js exited with code 1 before it was ready/);
+    });
+
+    describe('the reference servers, on a small seeded dataset', () => {
+      let copy: WorkingCopy;
+      const references: Worker[] = [];
+      const originOf = async (mode: string) => {
+        const dataset = copy.dataset;
+        const worker = forkWorker('reference-server.js', [
+          mode,
+          join(dir, 'tls', 'cert.pem'),
+          join(dir, 'tls', 'key.pem'),
+          '{}',
+          copy.databaseUrl.slice('sqlite:'.length),
+          dataset.orgId,
+        ]);
+        references.push(worker);
+        return `https://127.0.0.1:${((await worker.ready) as { port: number }).port}`;
+      };
+      const insecure = new Agent({ connect: { rejectUnauthorized: false } });
+      const request = (url: string, init: Parameters<typeof undiciFetch>[1] = {}) => undiciFetch(url, { ...init, dispatcher: insecure });
+
+      before(async () => {
+        copy = await workingCopy(await ensureDataset('sqlite', { label: 'tiny', users: 12, userfieldValues: 1, registrations: 1 }), dir);
+      });
+      after(async () => {
+        for (const worker of references) await worker.stop();
+        await insecure.close();
+        await copy.dispose();
+      });
+
+      it('with duties: refuses a request without a valid token, and answers one with the headers of the API', async () => {
+        const origin = await originOf('fastify-duties');
+        const refused = await request(`${origin}/api/v5/users/x`);
+        assert.equal(refused.status, 401);
+        const wrong = await request(`${origin}/api/v5/users/x`, { headers: { authorization: 'Bearer tpa_nope' } });
+        assert.equal(wrong.status, 401);
+        const sqliteOrigin = await originOf('fastify-sqlite');
+        const page = (await (await request(`${sqliteOrigin}/api/v5/users?limit=5`)).json()) as { results: { id: string }[]; next: string };
+        const user = page.results[0]!;
+        const answer = await request(`${origin}/api/v5/users/${user.id}`, { headers: { authorization: `Bearer ${copy.dataset.token}` } });
+        assert.equal(answer.status, 200);
+        assert.deepEqual(await answer.json(), user);
+        assert.match(answer.headers.get('etag')!, /^"[\w-]{27}"$/);
+        assert.ok(answer.headers.get('x-request-id'));
+        assert.equal(answer.headers.get('cache-control'), 'no-store');
+        assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
+        const missing = await request(`${origin}/api/v5/users/nobody`, { headers: { authorization: `Bearer ${copy.dataset.token}` } });
+        assert.equal(missing.status, 404);
+      });
+
+      it('with SQLite: pages users in creation order and makes new ones durably', async () => {
+        const origin = await originOf('fastify-sqlite');
+        const page = (await (await request(`${origin}/api/v5/users?limit=5`)).json()) as {
+          results: { id: string; createdDate: string }[];
+          next: string;
+        };
+        assert.equal(page.results.length, 5);
+        assert.match(page.next, /\/api\/v5\/users\?limit=5&offset=5$/);
+        const created = await request(`${origin}/api/v5/users`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'reference.made@example.com', firstName: 'Ref', tags: ['bench'] }),
+        });
+        assert.equal(created.status, 201);
+        const location = created.headers.get('location')!;
+        const made = (await (await request(location)).json()) as Record<string, unknown>;
+        assert.equal(made.email, 'reference.made@example.com');
+        assert.deepEqual(made.tags, ['bench']);
+        const refused = await request(`${origin}/api/v5/users`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"firstName":"x"}',
+        });
+        assert.equal(refused.status, 400);
+      });
     });
 
     it('measures the hash rate of the API password function', async () => {
