@@ -1,8 +1,9 @@
 /**
- * What the platform allows for GET /users/{id}, to give the targets context: a minimal Fastify app
- * over HTTPS with the User response schema, answering either a fixed user (`fastify`) or the row read
- * by one cached better-sqlite3 prepared statement (`fastify-sqlite`). No authentication, no hooks,
- * no logging.
+ * What the platform allows, to give each target of the bench context. Each mode is a minimal
+ * Fastify app over HTTPS with the API's schemas:
+ *
+ * `fastify` answers a fixed user to GET /users/{id}; `fastify-sqlite` reads it by one cached
+ * better-sqlite3 prepared statement. Neither has authentication, hooks or logging.
  *
  * `fastify-sqlite` also answers the first page of GET /users?limit= and makes users with POST /users.
  *
@@ -10,7 +11,7 @@
  * besides the query: the bearer token looked up by its hash (one more prepared statement), the user
  * read within the token's organization, a request id in X-Request-Id, the security headers, an ETag,
  * and one log line per request (pino, to /dev/null). It is the floor of a faithful server on this
- * stack, without the rest (404/405 bodies, Accept, scopes per method, rate limits, idempotency...).
+ * stack, without the rest (405 with Allow, Accept, scopes per method, rate limits, idempotency...).
  *
  * `fastify-postgres` reads the user from PostgreSQL instead, the same way.
  *
@@ -154,7 +155,7 @@ function sqliteUserWithDuties(): FastifyInstance {
     const token = bearer && (tokenOf.get(hashSecret(bearer[1]!)) as TokenRow | undefined);
     const usable = token && !token.revoked_date && !(token.expires_date && token.expires_date <= new Date().toISOString());
     if (!usable || !token.scopes.split(',').some((scope) => scope === 'read' || scope === 'write')) {
-      return reply.code(401).send({ errors: [{ message: 'invalid token' }] });
+      return reply.code(401).send({ errors: ['The access token is invalid'] });
     }
     (request as unknown as { orgId: string }).orgId = token.org_id;
   });
@@ -166,7 +167,7 @@ function sqliteUserWithDuties(): FastifyInstance {
   });
   app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
     const user = users.find((request as unknown as { orgId: string }).orgId, request.params.id);
-    if (!user) return reply.code(404).send({ errors: [{ message: 'not found' }] });
+    if (!user) return reply.code(404).send({ errors: ['No resource exists with the given id.'] });
     return reply.header('ETag', entityTagOf(user)).send(user);
   });
   return app;

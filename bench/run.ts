@@ -215,7 +215,7 @@ async function stopDataset(dataset: RunningDataset): Promise<void> {
   await dataset.copy.dispose();
 }
 
-/** The Fastify reference servers, each with the scenarios it answers, on the small dataset's file. */
+/** The Fastify reference servers of each engine, with the scenarios each answers, on the small dataset. */
 const REFERENCES = [
   { name: 'fastify+schema', mode: 'fastify', scenarios: ['get-user'] },
   { name: 'fastify+sqlite', mode: 'fastify-sqlite', scenarios: ['get-user', 'list-100', 'create-user'] },
@@ -245,7 +245,10 @@ async function startReferences(
   const targets: Reference[] = [];
   for (const [index, worker] of workers.entries()) {
     const reference = wanted[index]!;
-    const { port } = (await worker.ready) as { port: number };
+    const { port } = (await worker.ready.catch(async (error: unknown) => {
+      for (const other of workers) await other.stop();
+      throw error;
+    })) as { port: number };
     targets.push({
       name: reference.name,
       kind: 'reference',
