@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import { analyze } from '../db/database.js';
 import { lookupKey } from '../db/keys.js';
-import { inTransaction } from '../db/locking.js';
+import { inTransaction } from '../db/unit-of-work.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, IN_USE_MESSAGE } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { now } from '../lib/time.js';
 import { isPostgres } from './locking.js';
+import { inTransaction } from './unit-of-work.js';
 import type { Database } from './schema.js';
 
 /** Tables whose rows hold a dense, zero-based `order_index` (0..n-1) within their organization. */
@@ -40,8 +41,8 @@ export async function orderedWrite<T>(db: Kysely<Database>, orgId: string, write
     await lockOrdering(trx, orgId);
     return write(trx);
   };
-  // Inside a transaction already (a conditional write's), the lock joins it.
-  return db.isTransaction ? locked(db as Transaction<Database>) : db.transaction().execute(locked);
+  // Inside a unit of work already (a conditional write's), the lock joins it.
+  return inTransaction(db, locked);
 }
 
 /**

@@ -22,14 +22,6 @@ export function forShare<Q extends { forShare(): Q }>(db: Kysely<any>, query: Q)
   return isPostgres(db) ? query.forShare() : query;
 }
 
-/**
- * Runs `work` in a transaction: the caller's own when `db` already is one (a service called by
- * another inside its transaction), else a new one.
- */
-export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
-
 /** Tables of items keyed by (org_id, id) that a conditional write locks by their row. */
 export type RowLockedTable = 'users' | 'registrations' | 'webhooks';
 

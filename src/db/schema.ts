@@ -230,6 +230,8 @@ export interface EventsTable {
   created_date: string;
   /** The resource as the API returns it, as JSON. */
   data: string;
+  /** Update events: the previous values of the properties that changed, as JSON. */
+  previous_attributes: string | null;
 }
 
 export interface WebhooksTable {

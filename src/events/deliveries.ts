@@ -35,14 +35,22 @@ const activeWebhooks = compiledOnce(1, (db, orgId) =>
   db.selectFrom('webhooks').select(['id', 'event_types']).where('org_id', '=', orgId).where('disabled_date', 'is', null),
 );
 
-/** Queues `event` for every enabled webhook of its organization that subscribes to its type. */
-export async function queueDeliveries(trx: Kysely<Database>, event: EventPayload): Promise<void> {
-  const webhooks = await activeWebhooks(trx, event.organizationId);
-  const subscribed = webhooks.filter((webhook) => webhook.event_types.split(' ').includes(event.type));
-  if (subscribed.length === 0) return;
-  const payload = JSON.stringify(event);
-  await trx
-    .insertInto('webhook_deliveries')
-    .values(subscribed.map((webhook) => newDelivery(event.organizationId, webhook.id, event, payload)))
-    .execute();
+/** Queues each event for every enabled webhook of its organization that subscribes to its type. */
+export async function queueDeliveries(trx: Kysely<Database>, events: readonly EventPayload[]): Promise<void> {
+  const webhooksOf = new Map<string, { id: string; event_types: string }[]>();
+  const deliveries: WebhookDeliveriesTable[] = [];
+  for (const event of events) {
+    let webhooks = webhooksOf.get(event.organizationId);
+    if (!webhooks) webhooksOf.set(event.organizationId, (webhooks = await activeWebhooks(trx, event.organizationId)));
+    const subscribed = webhooks.filter((webhook) => webhook.event_types.split(' ').includes(event.type));
+    if (subscribed.length === 0) continue;
+    const payload = JSON.stringify(event);
+    for (const webhook of subscribed) deliveries.push(newDelivery(event.organizationId, webhook.id, event, payload));
+  }
+  for (let start = 0; start < deliveries.length; start += 500) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(deliveries.slice(start, start + 500))
+      .execute();
+  }
 }

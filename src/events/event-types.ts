@@ -3,14 +3,24 @@ export const EVENT_TYPES = [
   'user.created',
   'user.updated',
   'user.deleted',
+  'userfield.created',
+  'userfield.updated',
+  'userfield.deleted',
+  'userfieldcategory.created',
+  'userfieldcategory.updated',
+  'userfieldcategory.deleted',
   'userfieldvalues.updated',
   'registration.created',
   'registration.ejected',
   'registration.graded',
+  'agreement.updated',
   'useragreement.updated',
   'offering.created',
   'offering.updated',
   'offering.deleted',
+  'offeringcategory.created',
+  'offeringcategory.updated',
+  'offeringcategory.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -21,4 +31,6 @@ export interface EventPayload {
   createdDate: string;
   organizationId: string;
   data: object;
+  /** Update events: the previous values of the properties that changed (see outbox.ts `previousAttributes`). */
+  previousAttributes?: Record<string, unknown>;
 }

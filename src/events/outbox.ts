@@ -1,7 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { stringify } from 'safe-stable-stringify';
 import { compiledOnce } from '../db/compiled.js';
 import { isPostgres } from '../db/locking.js';
 import type { Database } from '../db/schema.js';
+import { beforeCommit } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
 import type { EventPayload, EventType } from './event-types.js';
@@ -10,27 +12,114 @@ import { queueDeliveries } from './deliveries.js';
 /** The first key of the advisory locks that order one organization's events (the second is the organization's hash). */
 const EVENT_ORDER_LOCK = 0x65766e74; // "evnt"
 
-/** Every write records an event, so its insert is compiled once. */
-const insertEvent = compiledOnce(5, (db, orgId, id, type, createdDate, data) =>
-  db.insertInto('events').values({ org_id: orgId, id, type, created_date: createdDate, data }),
-);
+/** Events recorded in a unit of work, written when it is about to commit. */
+const pending = new WeakMap<Kysely<Database>, EventPayload[]>();
 
 /**
- * Records an event in the transaction `trx` of the change it describes, and queues it for every
- * webhook of the organization that subscribes to its type: the event exists exactly when the
- * change committed, whatever crashes in between.
+ * Records an event of the change made in the unit of work `trx`, and queues it for every webhook
+ * of the organization that subscribes to its type: the event exists exactly when the change
+ * committed, whatever crashes in between.
+ *
+ * The rows are written last, just before the commit (see `writeEvents`), so that whatever orders
+ * them is held only for the commit, however long the unit of work ran before.
+ */
+export function recordEvent(
+  trx: Kysely<Database>,
+  orgId: string,
+  type: EventType,
+  data: object,
+  previousAttributes?: Record<string, unknown>,
+): EventPayload {
+  let events = pending.get(trx);
+  if (!events) {
+    beforeCommit(trx, writeEvents);
+    pending.set(trx, (events = []));
+  }
+  const event: EventPayload = { id: newId(), type, createdDate: now(), organizationId: orgId, data };
+  if (previousAttributes) event.previousAttributes = previousAttributes;
+  events.push(event);
+  return event;
+}
+
+/** Properties whose change alone is no change: they move only because something else did. */
+const CONSEQUENTIAL = new Set(['updatedDate']);
+
+/**
+ * The previous values of the properties that differ between two representations of a resource (as
+ * Stripe's `previous_attributes`); undefined when nothing but consequential properties differ, that
+ * is when there is no change to report. A property absent before is given as null.
+ */
+export function previousAttributes(before: object, after: object): Record<string, unknown> | undefined {
+  const old = before as Record<string, unknown>;
+  const current = after as Record<string, unknown>;
+  const changed: Record<string, unknown> = {};
+  let real = false;
+  for (const key of new Set([...Object.keys(old), ...Object.keys(current)])) {
+    if (stringify(old[key]) === stringify(current[key])) continue;
+    changed[key] = old[key] ?? null;
+    if (!CONSEQUENTIAL.has(key)) real = true;
+  }
+  return real ? changed : undefined;
+}
+
+/**
+ * Records an update event for a resource that went from `before` to `after`, with the previous
+ * values of what changed; records nothing when nothing did. Whether it recorded one.
+ */
+export function recordUpdate(trx: Kysely<Database>, orgId: string, type: EventType, before: object, after: object): boolean {
+  const previous = previousAttributes(before, after);
+  if (previous) recordEvent(trx, orgId, type, after, previous);
+  return previous !== undefined;
+}
+
+/** Most units of work record one event, so its insert is compiled once. */
+const insertEvent = compiledOnce(6, (db, orgId, id, type, createdDate, data, previous) =>
+  db.insertInto('events').values({ org_id: orgId, id, type, created_date: createdDate, data, previous_attributes: previous }),
+);
+
+/** The event's row. */
+function eventRow(event: EventPayload) {
+  return {
+    org_id: event.organizationId,
+    id: event.id,
+    type: event.type,
+    created_date: event.createdDate,
+    data: JSON.stringify(event.data),
+    previous_attributes: event.previousAttributes ? JSON.stringify(event.previousAttributes) : null,
+  };
+}
+
+/** How many event rows one insert statement carries (PostgreSQL binds at most 65,535 parameters). */
+const ROWS_PER_INSERT = 1000;
+
+/**
+ * Writes the unit of work's events, in the order they were recorded, and their deliveries.
  *
  * The feed pages by `seq` and must never skip an event that commits late with a smaller number.
  * SQLite numbers inside exclusive transactions, so in commit order already. On PostgreSQL the
- * transaction first takes an advisory lock of the organization that it holds until it ends: the
- * organization's events are then numbered one transaction after another, in commit order. Called
- * last in a change, it holds the lock only for the commit.
+ * transaction first takes an advisory lock of each organization it has events of, which it holds
+ * until it ends: an organization's events are then numbered one transaction after another, in
+ * commit order, and the lock is held only from here to the commit.
  */
-export async function recordEvent(trx: Kysely<Database>, orgId: string, type: EventType, data: object): Promise<EventPayload> {
-  if (!trx.isTransaction) throw new Error(`The ${type} event must be recorded in the transaction of its change`);
-  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}, hashtext(${orgId}))`.execute(trx);
-  const event: EventPayload = { id: newId(), type, createdDate: now(), organizationId: orgId, data };
-  await insertEvent(trx, orgId, event.id, type, event.createdDate, JSON.stringify(data));
-  await queueDeliveries(trx, event);
-  return event;
+async function writeEvents(trx: Transaction<Database>): Promise<void> {
+  const events = pending.get(trx) ?? [];
+  pending.delete(trx);
+  if (events.length === 0) return;
+  if (isPostgres(trx)) {
+    for (const orgId of [...new Set(events.map((event) => event.organizationId))].sort()) {
+      await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}, hashtext(${orgId}))`.execute(trx);
+    }
+  }
+  if (events.length === 1) {
+    const row = eventRow(events[0]!);
+    // compiledOnce binds strings; SQL null for an event without previous attributes.
+    await insertEvent(trx, row.org_id, row.id, row.type, row.created_date, row.data, row.previous_attributes as string);
+  }
+  for (let start = 0; events.length > 1 && start < events.length; start += ROWS_PER_INSERT) {
+    await trx
+      .insertInto('events')
+      .values(events.slice(start, start + ROWS_PER_INSERT).map(eventRow))
+      .execute();
+  }
+  await queueDeliveries(trx, events);
 }

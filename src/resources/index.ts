@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { AddressPolicy } from '../events/address-policy.js';
-import { inTransaction } from '../db/locking.js';
+import { inTransaction } from '../db/unit-of-work.js';
 import type { ApiInstance, ConditionalResourceRoutes } from '../http/api-instance.js';
 import type { WithinTransaction } from '../http/conditional-requests.js';
 import { requestExample, type ApiTag, type DocumentRewrite } from '../lib/openapi.js';

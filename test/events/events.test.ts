@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { pruneEvents } from '../../src/events/retention.js';
+import { inTransaction } from '../../src/db/unit-of-work.js';
 import { usersService } from '../../src/resources/users/users.service.js';
 import { UNKNOWN_CURSOR } from '../../src/resources/events/events.service.js';
 import { createUser, unique } from '../helpers/collections.js';
@@ -127,7 +128,7 @@ forEachEngine('event feed', (h) => {
     });
     assert.equal(refused.statusCode, 400);
     await assert.rejects(
-      h.database.db.transaction().execute(async (trx) => {
+      inTransaction(h.database.db, async (trx) => {
         await usersService(trx).create({ orgId: h.org.id, tokenId: 'test', scopes: ['write'] }, { email: 'rolled-back@example.com' });
         throw new Error('rolled back');
       }),

@@ -687,22 +687,26 @@ export interface components {
              * @description What happened
              * @enum {string}
              */
-            type: "user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted";
+            type: "user.created" | "user.updated" | "user.deleted" | "userfield.created" | "userfield.updated" | "userfield.deleted" | "userfieldcategory.created" | "userfieldcategory.updated" | "userfieldcategory.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "agreement.updated" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted" | "offeringcategory.created" | "offeringcategory.updated" | "offeringcategory.deleted";
             /**
              * @description When the change committed, UTC yyyy-mm-ddThh:mm:ssZ
              * @example 2013-10-23T00:48:50Z
              */
             createdDate: string;
             organizationId: string;
-            /** @description The resource as the API returns it after the change; for a deletion, as it was before (a tombstone). userfieldvalues.updated: {userId, values}; useragreement.updated: the user agreement with its userId */
+            /** @description The resource as the API returns it after the change; for a deletion, as it was before (a tombstone). userfieldvalues.updated: {userId, values, updatedDate}; useragreement.updated: the user agreement with its userId */
             data: {
+                [key: string]: unknown;
+            };
+            /** @description Update events only: the value before the change of every property that changed (null where it was absent), so that a consumer can tell what changed. An update that changes nothing records no event */
+            previousAttributes?: {
                 [key: string]: unknown;
             };
         };
         Webhook: {
             id: string;
             url: string;
-            events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "userfield.created" | "userfield.updated" | "userfield.deleted" | "userfieldcategory.created" | "userfieldcategory.updated" | "userfieldcategory.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "agreement.updated" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted" | "offeringcategory.created" | "offeringcategory.updated" | "offeringcategory.deleted")[];
             description?: string;
             /** @description True after every attempt failed for 24 hours, or when disabled by PUT; nothing is delivered meanwhile */
             disabled: boolean;
@@ -4597,7 +4601,7 @@ export interface operations {
                     /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
                     url: string;
                     /** @description The event types the webhook receives */
-                    events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                    events: ("user.created" | "user.updated" | "user.deleted" | "userfield.created" | "userfield.updated" | "userfield.deleted" | "userfieldcategory.created" | "userfieldcategory.updated" | "userfieldcategory.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "agreement.updated" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted" | "offeringcategory.created" | "offeringcategory.updated" | "offeringcategory.deleted")[];
                     description?: string;
                     /** @description Read-only; ignored on input. */
                     readonly id?: unknown;
@@ -4628,7 +4632,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                        events: ("user.created" | "user.updated" | "user.deleted" | "userfield.created" | "userfield.updated" | "userfield.deleted" | "userfieldcategory.created" | "userfieldcategory.updated" | "userfieldcategory.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "agreement.updated" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted" | "offeringcategory.created" | "offeringcategory.updated" | "offeringcategory.deleted")[];
                         description?: string;
                         /** @description True after every attempt failed for 24 hours, or when disabled by PUT; nothing is delivered meanwhile */
                         disabled: boolean;
@@ -4735,7 +4739,7 @@ export interface operations {
                     /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
                     url?: string;
                     /** @description The event types the webhook receives */
-                    events?: ("user.created" | "user.updated" | "user.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted")[];
+                    events?: ("user.created" | "user.updated" | "user.deleted" | "userfield.created" | "userfield.updated" | "userfield.deleted" | "userfieldcategory.created" | "userfieldcategory.updated" | "userfieldcategory.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "agreement.updated" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted" | "offeringcategory.created" | "offeringcategory.updated" | "offeringcategory.deleted")[];
                     description?: string | null;
                     disabled?: boolean;
                     /** @description Read-only; ignored on input. */

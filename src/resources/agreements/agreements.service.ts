@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { inTransaction, lockUser } from '../../db/locking.js';
+import { lockUser } from '../../db/locking.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, type FieldErrors } from '../../lib/errors.js';
@@ -125,7 +126,7 @@ export function agreementsService(db: Kysely<Database>) {
         // What a user agreed to is part of the user (see userfield values).
         await usersRepository(trx).update(orgId, userId, { updated_date: at });
         const [changed] = await repository.ofUser(orgId, userId, type);
-        await recordEvent(trx, orgId, 'useragreement.updated', { userId, ...toUserResponse(changed!) });
+        recordEvent(trx, orgId, 'useragreement.updated', { userId, ...toUserResponse(changed!) });
       });
     },
   };

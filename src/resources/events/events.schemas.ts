@@ -17,8 +17,19 @@ export const Event = Type.Object(
         additionalProperties: true,
         description:
           'The resource as the API returns it after the change; for a deletion, as it was before (a tombstone). ' +
-          'userfieldvalues.updated: {userId, values}; useragreement.updated: the user agreement with its userId',
+          'userfieldvalues.updated: {userId, values, updatedDate}; useragreement.updated: the user agreement with its userId',
       },
+    ),
+    previousAttributes: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            'Update events only: the value before the change of every property that changed (null where it was absent), ' +
+            'so that a consumer can tell what changed. An update that changes nothing records no event',
+        },
+      ),
     ),
   },
   { $id: 'Event', additionalProperties: false },

@@ -22,7 +22,7 @@ export function eventsService(db: Kysely<Database>) {
       }
       const rows = await db
         .selectFrom('events')
-        .select(['id', 'type', 'created_date', 'data'])
+        .select(['id', 'type', 'created_date', 'data', 'previous_attributes'])
         .where('org_id', '=', orgId)
         .where('seq', '>', position)
         .orderBy('seq')
@@ -34,6 +34,7 @@ export function eventsService(db: Kysely<Database>) {
         createdDate: row.created_date,
         organizationId: orgId,
         data: JSON.parse(row.data),
+        ...(row.previous_attributes === null ? {} : { previousAttributes: JSON.parse(row.previous_attributes) }),
       }));
     },
   };

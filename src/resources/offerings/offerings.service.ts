@@ -179,7 +179,7 @@ export function offeringsService(db: Kysely<Database>) {
         const repository = offeringsRepository(trx);
         await repository.insert(row);
         if (categoryIds) await repository.replaceCategories(orgId, row.id, categoryIds);
-        await recordEvent(trx, orgId, 'offering.created', await representation(trx, orgId, row.id));
+        recordEvent(trx, orgId, 'offering.created', await representation(trx, orgId, row.id));
         await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
@@ -205,7 +205,7 @@ export function offeringsService(db: Kysely<Database>) {
         if (Object.keys(patch).length > 0 || input.offeringCategoryIds !== undefined) await repository.update(orgId, id, patch);
         if (input.offeringCategoryIds !== undefined) await repository.replaceCategories(orgId, id, categoryIds ?? []);
         if (input.orderIndex !== undefined) await denseOrder(trx, 'offerings', orgId).move(id, row.order_index, input.orderIndex);
-        await recordEvent(trx, orgId, 'offering.updated', await representation(trx, orgId, id));
+        recordEvent(trx, orgId, 'offering.updated', await representation(trx, orgId, id));
       });
     },
 
@@ -222,7 +222,7 @@ export function offeringsService(db: Kysely<Database>) {
         await registrations.deleteOfOffering(orgId, id);
         await repository.delete(orgId, id);
         await denseOrder(trx, 'offerings', orgId).closeGap(row.order_index);
-        await recordEvent(trx, orgId, 'offering.deleted', tombstone);
+        recordEvent(trx, orgId, 'offering.deleted', tombstone);
       });
     },
   };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { inTransaction, lockUser } from '../../db/locking.js';
+import { lockUser } from '../../db/locking.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { changedColumns } from '../../db/rows.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
@@ -133,7 +134,7 @@ export function registrationsService(db: Kysely<Database>) {
      */
     create(caller: Caller, input: CreateRegistration): Promise<string> {
       const { orgId } = caller;
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const at = now();
         const offering = isId(input.offeringId) ? await offeringsRepository(trx).lockForRegistration(orgId, input.offeringId, at) : undefined;
         const user = isId(input.userId) ? await lockUser(trx, orgId, input.userId) : undefined;
@@ -168,7 +169,7 @@ export function registrationsService(db: Kysely<Database>) {
           end_date: null,
         };
         await repository.insert(row);
-        await recordEvent(trx, orgId, 'registration.created', toResponse(row));
+        recordEvent(trx, orgId, 'registration.created', toResponse(row));
         await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
@@ -193,7 +194,7 @@ export function registrationsService(db: Kysely<Database>) {
         if (Object.keys(changedColumns(row, patch)).length === 0) return;
         await repository.update(caller.orgId, id, patch);
         const changed = toResponse((await repository.find(caller.orgId, id))!);
-        await recordEvent(trx, caller.orgId, change === 'eject' ? 'registration.ejected' : 'registration.graded', changed);
+        recordEvent(trx, caller.orgId, change === 'eject' ? 'registration.ejected' : 'registration.graded', changed);
       });
     },
   };

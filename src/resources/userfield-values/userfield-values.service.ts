@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { inTransaction, lockUser } from '../../db/locking.js';
+import { lockUser } from '../../db/locking.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
@@ -60,7 +61,7 @@ export function userfieldValuesService(db: Kysely<Database>) {
         // A user's values are part of the user: a sync job reading users by updatedDate learns of the change.
         if (saved.length + cleared.length === 0) return;
         await usersRepository(trx).update(caller.orgId, userId, { updated_date: now() });
-        await recordEvent(trx, caller.orgId, 'userfieldvalues.updated', { userId, values: await valuesOf(trx, caller.orgId, userId) });
+        recordEvent(trx, caller.orgId, 'userfieldvalues.updated', { userId, values: await valuesOf(trx, caller.orgId, userId) });
       });
     },
   };

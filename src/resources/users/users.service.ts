@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { uniqueViolation } from '../../db/database.js';
-import { inTransaction } from '../../db/locking.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
@@ -134,7 +134,7 @@ export function usersService(db: Kysely<Database>) {
         inTransaction(db, async (trx) => {
           const repository = usersRepository(trx);
           await repository.insert(row);
-          await recordEvent(trx, caller.orgId, 'user.created', toResponse((await repository.find(caller.orgId, row.id))!));
+          recordEvent(trx, caller.orgId, 'user.created', toResponse((await repository.find(caller.orgId, row.id))!));
           await caller.idempotentWrite?.settle(trx, row.id);
         }),
       );
@@ -161,7 +161,7 @@ export function usersService(db: Kysely<Database>) {
         inTransaction(db, async (trx) => {
           const repository = usersRepository(trx);
           if (!(await repository.update(caller.orgId, id, patch))) throw errors.notFound(); // deleted meanwhile
-          await recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, id))!));
+          recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, id))!));
         }),
       );
     },
@@ -173,7 +173,7 @@ export function usersService(db: Kysely<Database>) {
         // The tombstone carries the user as it was, for a sync job to know whom it deletes.
         const user = await repository.find(caller.orgId, id);
         if (!user || !(await repository.delete(caller.orgId, id))) throw errors.notFound();
-        await recordEvent(trx, caller.orgId, 'user.deleted', toResponse(user));
+        recordEvent(trx, caller.orgId, 'user.deleted', toResponse(user));
       });
     },
 
@@ -194,7 +194,7 @@ export function usersService(db: Kysely<Database>) {
           const column = tagsColumn(tags);
           if (column === row.tags) continue;
           await repository.update(caller.orgId, row.id, { tags: column, updated_date: at });
-          await recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, row.id))!));
+          recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, row.id))!));
         }
         const found = new Set(rows.map((row) => row.id));
         return ids.filter((id) => !found.has(id));

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Filter } from 'scim2-parse-filter';
 import { hasWord } from '../../db/filters.js';
-import { forUpdate, inTransaction } from '../../db/locking.js';
+import { forUpdate } from '../../db/locking.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/database.js';
 import { isId, newId } from '../../lib/ids.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { lockOrdering } from '../../db/dense-order.js';
-import { inTransaction } from '../../db/locking.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { inTransaction, lockUser } from '../../db/locking.js';
+import { lockUser } from '../../db/locking.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';

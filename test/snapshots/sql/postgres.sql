@@ -8,7 +8,7 @@ begin;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
@@ -31,7 +31,7 @@ begin;
 update "users" set "last_name" = $1, "tags" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
@@ -81,7 +81,7 @@ insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") va
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
 select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
@@ -113,7 +113,7 @@ insert into "offering_category_links" ("org_id", "offering_id", "category_id", "
 select * from "offerings" where "org_id" = $1 and "id" = $2;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = $1 and "offering_id" in ($2) order by "offering_id", "position";
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
@@ -131,7 +131,7 @@ select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
 select "registrations"."status" from "registrations" inner join "offerings" on "offerings"."org_id" = "registrations"."org_id" and "offerings"."id" = "registrations"."offering_id" where "registrations"."org_id" = $1 and "registrations"."user_id" = $2 and "registrations"."offering_id" = $3 and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = $4)) order by "registrations"."status";
 insert into "registrations" ("org_id", "id", "user_id", "offering_id", "title", "status", "grade", "grader_id", "grader_comment", "created_date", "updated_date", "begin_date", "last_active_date", "end_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
@@ -148,7 +148,7 @@ select * from "offerings" where "org_id" = $1 and "id" = $2;
 update "registrations" set "status" = $1, "grade" = $2, "end_date" = $3, "updated_date" = $4 where "org_id" = $5 and "id" = $6;
 select * from "registrations" where "org_id" = $1 and "id" = $2;
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
@@ -165,7 +165,7 @@ insert into "user_agreements" ("org_id", "user_id", "type", "title", "text", "ag
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = $1 where "agreements"."org_id" = $2 and "agreements"."type" = $3 order by "agreements"."type" desc;
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
@@ -192,7 +192,7 @@ begin;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
@@ -214,7 +214,7 @@ commit;
 
 -- GET /api/v5/events?limit=5 → 200
 select * from "access_tokens" where "token_hash" = $1;
-select "id", "type", "created_date", "data" from "events" where "org_id" = $1 and "seq" > $2 order by "seq" limit $3;
+select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = $1 and "seq" > $2 order by "seq" limit $3;
 
 -- DELETE /api/v5/userfields/{field} → 204
 select * from "access_tokens" where "token_hash" = $1;
@@ -240,6 +240,6 @@ begin;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 delete from "users" where "org_id" = $1 and "id" = $2;
 select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data") values ($1, $2, $3, $4, $5);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;

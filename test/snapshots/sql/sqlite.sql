@@ -7,7 +7,7 @@ select * from "access_tokens" where "token_hash" = ?;
 update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
@@ -27,7 +27,7 @@ select * from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 update "users" set "last_name" = ?, "tags" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- POST /api/v5/userfieldcategories → 201
@@ -65,7 +65,7 @@ select * from "userfields" where "org_id" = ? and "id" in (?);
 insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") values (?, ?, ?, ?) on conflict ("org_id", "user_id", "userfield_id") do update set "value" = "excluded"."value";
 update "users" set "updated_date" = ? where "org_id" = ? and "id" = ?;
 select "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" = ? order by "userfield_id";
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/users/{user}/userfieldvalues → 200
@@ -90,7 +90,7 @@ delete from "offering_category_links" where "org_id" = ? and "offering_id" = ?;
 insert into "offering_category_links" ("org_id", "offering_id", "category_id", "position") values (?, ?, ?, ?);
 select * from "offerings" where "org_id" = ? and "id" = ?;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = ? and "offering_id" in (?) order by "offering_id", "position";
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/offerings?userId={user} → 200
@@ -105,7 +105,7 @@ select "title", (("offerings"."registration_begin_date" is null or "offerings"."
 select "active" from "users" where "org_id" = ? and "id" = ?;
 select "registrations"."status" from "registrations" inner join "offerings" on "offerings"."org_id" = "registrations"."org_id" and "offerings"."id" = "registrations"."offering_id" where "registrations"."org_id" = ? and "registrations"."user_id" = ? and "registrations"."offering_id" = ? and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = ?)) order by "registrations"."status";
 insert into "registrations" ("org_id", "id", "user_id", "offering_id", "title", "status", "grade", "grader_id", "grader_comment", "created_date", "updated_date", "begin_date", "last_active_date", "end_date") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/registrations?status=active&userId={user} → 200
@@ -119,7 +119,7 @@ select * from "registrations" where "org_id" = ? and "id" = ?;
 select * from "offerings" where "org_id" = ? and "id" = ?;
 update "registrations" set "status" = ?, "grade" = ?, "end_date" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
 select * from "registrations" where "org_id" = ? and "id" = ?;
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/agreements → 200
@@ -133,7 +133,7 @@ select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreem
 insert into "user_agreements" ("org_id", "user_id", "type", "title", "text", "agreed_date") values (?, ?, ?, ?, ?, ?) on conflict ("org_id", "user_id", "type") do update set "title" = ?, "text" = ?, "agreed_date" = ?;
 update "users" set "updated_date" = ? where "org_id" = ? and "id" = ?;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = ? where "agreements"."org_id" = ? and "agreements"."type" = ? order by "agreements"."type" desc;
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/users/{user}/agreements → 200
@@ -154,7 +154,7 @@ select * from "scim_attribute_mappings" where "org_id" = ? order by "attribute_k
 select * from "userfields" where "org_id" = ? and "id" in (?);
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" in (?) and "userfield_id" in (?);
@@ -173,7 +173,7 @@ insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "se
 
 -- GET /api/v5/events?limit=5 → 200
 select * from "access_tokens" where "token_hash" = ?;
-select "id", "type", "created_date", "data" from "events" where "org_id" = ? and "seq" > ? order by "seq" limit ?;
+select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = ? and "seq" > ? order by "seq" limit ?;
 
 -- DELETE /api/v5/userfields/{field} → 204
 select * from "access_tokens" where "token_hash" = ?;
@@ -191,5 +191,5 @@ select "status" from "registrations" where "org_id" = ? and "offering_id" = ?;
 select * from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 delete from "users" where "org_id" = ? and "id" = ?;
-insert into "events" ("org_id", "id", "type", "created_date", "data") values (?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
