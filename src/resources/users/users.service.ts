@@ -12,7 +12,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { parseTagFilter, tagsColumn, tagsOf, withTag, withoutTag } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, recordUpdate } from '../../events/outbox.js';
 import { usersRepository, type NewUser, type UniqueProperty, type UserPatch, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
@@ -142,7 +142,7 @@ export function usersService(db: Kysely<Database>) {
     },
 
     async update(caller: Caller, id: string, input: UserChanges): Promise<void> {
-      const current = await findById(id, (id) => users.find(caller.orgId, id));
+      if (!isId(id)) throw errors.notFound();
       const requested: UserPatch = {};
       if (input.email !== undefined) requested.email = input.email;
       if (input.username !== undefined) requested.username = blankToNull(input.username);
@@ -154,14 +154,15 @@ export function usersService(db: Kysely<Database>) {
       else if (input.password !== undefined) requested.password_hash = await hashPassword(input.password);
       if (input.active !== undefined) requested.active = input.active;
       if (input.externalId !== undefined) requested.external_id = blankToNull(input.externalId);
-      const patch = changedColumns(current, requested);
-      if (Object.keys(patch).length === 0) return;
-      patch.updated_date = now();
-      await uniquely(caller.orgId, patch, id, () =>
+      await uniquely(caller.orgId, requested, id, () =>
         inTransaction(db, async (trx) => {
           const repository = usersRepository(trx);
-          if (!(await repository.update(caller.orgId, id, patch))) throw errors.notFound(); // deleted meanwhile
-          recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, id))!));
+          // Compared with the user as it is, locked: the event names what this write changed.
+          const current = await findById(id, (id) => repository.lock(caller.orgId, id));
+          const patch = changedColumns(current, requested);
+          if (Object.keys(patch).length === 0) return;
+          await repository.update(caller.orgId, id, { ...patch, updated_date: now() });
+          recordUpdate(trx, caller.orgId, 'user.updated', toResponse(current), toResponse((await repository.find(caller.orgId, id))!));
         }),
       );
     },
@@ -185,7 +186,7 @@ export function usersService(db: Kysely<Database>) {
     retag(caller: Caller, ids: readonly string[], change: TagChange): Promise<string[]> {
       return inTransaction(db, async (trx) => {
         const repository = usersRepository(trx);
-        const rows = await repository.lockTags(caller.orgId, ids.filter(isId));
+        const rows = await repository.lockMany(caller.orgId, ids.filter(isId));
         const at = now();
         for (const row of rows) {
           let tags = tagsOf(row.tags) ?? [];
@@ -194,7 +195,7 @@ export function usersService(db: Kysely<Database>) {
           const column = tagsColumn(tags);
           if (column === row.tags) continue;
           await repository.update(caller.orgId, row.id, { tags: column, updated_date: at });
-          recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, row.id))!));
+          recordUpdate(trx, caller.orgId, 'user.updated', toResponse(row), toResponse({ ...row, tags: column, updated_date: at }));
         }
         const found = new Set(rows.map((row) => row.id));
         return ids.filter((id) => !found.has(id));
