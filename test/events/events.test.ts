@@ -19,6 +19,7 @@ forEachEngine('event feed', (h) => {
     const fieldId = await h.create('userfields', { type: 'text', name: 'Job', categoryId });
     assert.equal((await h.put(`users/${userId}`, { firstName: 'Ada' })).statusCode, 204);
     assert.equal((await h.put(`users/${userId}/userfieldvalues`, { [fieldId]: 'Engineer' })).statusCode, 204);
+    const valuesDate = (await h.get(`users/${userId}`)).json().updatedDate;
     assert.equal((await h.put(`users/${userId}/agreements/standard`, { agreed: true })).statusCode, 204);
     const offeringId = await h.create('offerings', { title: 'Course' });
     assert.equal((await h.put(`offerings/${offeringId}`, { title: 'Course 2' })).statusCode, 204);
@@ -44,6 +45,8 @@ forEachEngine('event feed', (h) => {
       events.map((event) => event.type),
       [
         'user.created',
+        'userfieldcategory.created',
+        'userfield.created',
         'user.updated',
         'userfieldvalues.updated',
         'useragreement.updated',
@@ -67,7 +70,7 @@ forEachEngine('event feed', (h) => {
     assert.equal(new Set(events.map((event) => event.id)).size, events.length);
     const byType = (type: string) => events.filter((event) => event.type === type).map((event) => event.data);
     assert.deepEqual(byType('user.updated'), [{ ...user, updatedDate: byType('user.updated')[0].updatedDate }]);
-    assert.deepEqual(byType('userfieldvalues.updated'), [{ userId, values: { [fieldId]: 'Engineer' } }]);
+    assert.deepEqual(byType('userfieldvalues.updated'), [{ userId, values: { [fieldId]: 'Engineer' }, updatedDate: valuesDate }]);
     assert.deepEqual(byType('useragreement.updated'), [{ userId, ...agreement }]);
     assert.deepEqual(byType('offering.updated'), [offering]);
     assert.deepEqual(byType('registration.created')[0], registration);

@@ -30,14 +30,15 @@ export type ValueChange = (value: unknown) => unknown;
 
 /**
  * Applies a change of the field itself (its deletion, options taken away) to the values users hold of
- * it. Each user whose value changes has their updatedDate moved with it and a userfieldvalues.updated
- * event with all their values after and before.
+ * it. Each user whose value changes has their updatedDate moved with it, and gets a
+ * userfieldvalues.updated event with all their values after and before: recorded by the function
+ * returned, so that the field's own event can come first.
  *
  * Locks are taken in the order a values PUT takes them, the users first and then the field, so that
  * the two wait for each other instead of deadlocking; the holders are read again once the field is
  * locked, as a PUT may have given it a value meanwhile.
  */
-export async function changeHeldValues(trx: Kysely<Database>, field: Pick<UserfieldRow, 'org_id' | 'id'>, change: ValueChange): Promise<void> {
+export async function changeHeldValues(trx: Kysely<Database>, field: Pick<UserfieldRow, 'org_id' | 'id'>, change: ValueChange): Promise<() => void> {
   const { org_id: orgId, id: fieldId } = field;
   const values = userfieldValuesRepository(trx);
   const users = usersRepository(trx);
@@ -54,9 +55,9 @@ export async function changeHeldValues(trx: Kysely<Database>, field: Pick<Userfi
   const next = await changesNow();
   const unlocked = [...next.keys()].filter((userId) => !updatedDates.has(userId));
   for (const [userId, date] of await users.lockUpdatedDates(orgId, unlocked)) updatedDates.set(userId, date);
-  if (next.size === 0) return;
+  if (next.size === 0) return () => {};
 
-  const userIds = [...next.keys()];
+  const userIds = [...next.keys()].sort();
   const before = new Map<string, UserfieldValues>(userIds.map((userId) => [userId, {}]));
   for (const row of await values.ofUsers(orgId, userIds)) before.get(row.user_id)![row.userfield_id] = JSON.parse(row.value);
   const at = now();
@@ -70,10 +71,13 @@ export async function changeHeldValues(trx: Kysely<Database>, field: Pick<Userfi
   }
   for (const [value, ids] of usersByValue) await values.setForUsers(orgId, fieldId, ids, value);
 
-  for (const [userId, value] of next) {
-    const previous = before.get(userId)!;
-    const { [fieldId]: _removed, ...others } = previous;
-    const after = value === undefined ? others : { ...previous, [fieldId]: value };
-    recordValuesChange(trx, orgId, userId, { values: previous, updatedDate: updatedDates.get(userId)! }, { values: after, updatedDate: at });
-  }
+  return () => {
+    for (const userId of userIds) {
+      const previous = before.get(userId)!;
+      const value = next.get(userId);
+      const { [fieldId]: _removed, ...others } = previous;
+      const after = value === undefined ? others : { ...previous, [fieldId]: value };
+      recordValuesChange(trx, orgId, userId, { values: previous, updatedDate: updatedDates.get(userId)! }, { values: after, updatedDate: at });
+    }
+  };
 }

@@ -231,6 +231,7 @@ export function userfieldsService(db: Kysely<Database>) {
         // An unknown categoryName creates the category, as on create.
         const target = newName === undefined ? existing : await addCategory(trx, orgId, { name: newName, type: input.categoryType ?? 'public' });
         const repository = userfieldsRepository(trx);
+        let recordValueChanges = () => {};
         if (input.options) {
           const kept = new Set(input.options.map((option) => option.name));
           const removed = new Set(
@@ -238,13 +239,14 @@ export function userfieldsService(db: Kysely<Database>) {
               .map((option) => option.name)
               .filter((name) => !kept.has(name)),
           );
-          if (removed.size > 0) await changeHeldValues(trx, field, withoutOptions(type, removed));
+          if (removed.size > 0) recordValueChanges = await changeHeldValues(trx, field, withoutOptions(type, removed));
         }
         // Only what the field shows changes it: a field PUT back as it was read keeps its updatedDate.
         const patch = patchOf(field, input);
         if (previousAttributes(toResponse(field), toResponse({ ...field, ...patch }))) await repository.update(orgId, id, patch);
         const shifted = await placeField(trx, field, target, input.orderIndex);
         recordUpdate(trx, orgId, 'userfield.updated', toResponse(field), toResponse((await repository.find(orgId, id))!));
+        recordValueChanges();
         await recordShiftedFields(trx, orgId, shifted);
       });
     },
@@ -266,9 +268,10 @@ export function userfieldsService(db: Kysely<Database>) {
           // The predefined field stays, in no category: a change of it, not its deletion.
           recordUpdate(trx, orgId, 'userfield.updated', toResponse(field), toResponse((await repository.find(orgId, id))!));
         } else {
-          await changeHeldValues(trx, field, () => undefined); // its values go with it
+          const recordValueChanges = await changeHeldValues(trx, field, () => undefined); // its values go with it
           await repository.delete(orgId, id);
           recordEvent(trx, orgId, 'userfield.deleted', toResponse(field));
+          recordValueChanges();
         }
         await recordShiftedFields(trx, orgId, await fieldsOfCategory(trx, orgId, field.category_id).closeGap(field.order_index!));
       });
