@@ -389,7 +389,7 @@ export async function importUsers(
     for (let start = 0; start < rows.length; start += ROWS_PER_BATCH) {
       const batch = rows.slice(start, start + ROWS_PER_BATCH);
       const writes = await plannedWrites(db, caller.orgId, batch, options.dryRun);
-      if (!options.dryRun) await writeBatch(db, caller, writes, start);
+      if (!options.dryRun && writes.some((write) => !write.unchanged)) await writeBatch(db, caller, writes, start);
       for (const write of writes) {
         if (write.unchanged) summary.unchanged++;
         else if (write.row.existingId) summary.updated++;
@@ -402,7 +402,7 @@ export async function importUsers(
     bar.stop();
   }
   // The planner's statistics, now that the tables may have grown many times over.
-  if (!options.dryRun) await analyze(db, ['users', 'userfield_values']);
+  if (!options.dryRun && summary.created + summary.updated > 0) await analyze(db, ['users', 'userfield_values']);
   return summary;
 }
 

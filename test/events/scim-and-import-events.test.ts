@@ -8,6 +8,7 @@ import { eventsAfter } from '../helpers/events.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { ENTERPRISE, ScimClient, USER_SCHEMA } from '../scim/scim-client.js';
 
+const CUSTOM = 'urn:example:params:scim:schemas:extension:acme:2.0:User';
 /** An updatedDate no write of the test can give: a write that moved it would show. */
 const LONG_AGO = '2001-01-01T00:00:00Z';
 
@@ -15,6 +16,7 @@ forEachEngine('events of SCIM and the user import', (h) => {
   let scim: ScimClient;
   let employeeNumber: string;
   let costCenter: string;
+  let colors: string;
   let cursor: string | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'import-events-'));
 
@@ -42,7 +44,17 @@ forEachEngine('events of SCIM and the user import', (h) => {
       categoryName: 'HR',
       options: [{ name: 'CC-1' }, { name: 'CC-2' }],
     });
-    const mapped = await h.put('scimattributes', { [`${ENTERPRISE}:employeeNumber`]: employeeNumber, [`${ENTERPRISE}:costCenter`]: costCenter });
+    colors = await h.create('userfields', {
+      type: 'checkboxes',
+      name: 'Colors',
+      categoryName: 'HR',
+      options: [{ name: 'Red' }, { name: 'Green' }, { name: 'Blue' }],
+    });
+    const mapped = await h.put('scimattributes', {
+      [`${ENTERPRISE}:employeeNumber`]: employeeNumber,
+      [`${ENTERPRISE}:costCenter`]: costCenter,
+      [`${CUSTOM}:colors`]: colors,
+    });
     assert.equal(mapped.statusCode, 204, mapped.body);
     await newEvents();
   });
@@ -50,7 +62,7 @@ forEachEngine('events of SCIM and the user import', (h) => {
 
   it('a SCIM PUT or PATCH that changes nothing writes nothing: no event, no updatedDate moved, the same meta', async () => {
     const sent = {
-      schemas: [USER_SCHEMA, ENTERPRISE],
+      schemas: [USER_SCHEMA, ENTERPRISE, CUSTOM],
       userName: 'same.again@example.com',
       name: { givenName: 'Same', familyName: 'Again' },
       emails: [{ value: 'same.again@example.com', type: 'work', primary: true }],
@@ -58,10 +70,12 @@ forEachEngine('events of SCIM and the user import', (h) => {
       externalId: 'hr-1',
       password: 'unchanged1',
       active: true,
-      // As identity providers send them: a number as a string.
+      // As identity providers send them: a number as a string, options in their own order.
       [ENTERPRISE]: { employeeNumber: '1001', costCenter: 'CC-1' },
+      [CUSTOM]: { colors: ['Blue', 'Red'] },
     };
     const id = await scim.createUser(sent);
+    assert.deepEqual((await values(id))[colors], ['Red', 'Blue']);
     await backdate(id);
     const stored = (await scim.get(`/Users/${id}`)).json();
     assert.equal(stored.meta.lastModified, LONG_AGO);
@@ -74,6 +88,7 @@ forEachEngine('events of SCIM and the user import', (h) => {
       { op: 'replace', path: 'name.givenName', value: 'Same' },
       { op: 'replace', path: 'active', value: 'True' },
       { op: 'replace', path: `${ENTERPRISE}:employeeNumber`, value: 1001 },
+      { op: 'replace', path: `${CUSTOM}:colors`, value: ['Blue', 'Red'] },
       { op: 'add', value: { [`${ENTERPRISE}:costCenter`]: 'CC-1', password: 'unchanged1' } },
     ]);
     assert.equal(patch.statusCode, 200, patch.body);
