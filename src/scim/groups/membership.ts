@@ -37,7 +37,9 @@ export function groupMembership(trx: Kysely<Database>, orgId: string) {
       if (change.add !== undefined) tags = withTag(tags, change.add);
       const column = tagsColumn(tags);
       if (column === row.tags) continue;
-      retagged.set(column, [...(retagged.get(column) ?? []), row.id]);
+      let ids = retagged.get(column);
+      if (!ids) retagged.set(column, (ids = []));
+      ids.push(row.id);
       recordUpdate(trx, orgId, 'user.updated', toResponse(row), toResponse({ ...row, tags: column, updated_date: updatedDate }));
     }
     for (const [column, ids] of retagged) await users.setTags(orgId, ids, column, updatedDate);
@@ -47,7 +49,8 @@ export function groupMembership(trx: Kysely<Database>, orgId: string) {
     /** Applies `change` to each listed user; returns the listed ids that name no user. */
     async change(ids: readonly string[], change: TagChange): Promise<string[]> {
       const found = new Set<string>();
-      for (const batch of batches([...new Set(ids.filter(isId))])) {
+      // Locked in id order across batches too, as other writes of several users lock them, so that none deadlock.
+      for (const batch of batches([...new Set(ids.filter(isId))].sort())) {
         const rows = await users.lock(orgId, batch);
         for (const row of rows) found.add(row.id);
         await apply(rows, change);
