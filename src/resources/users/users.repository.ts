@@ -131,13 +131,6 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       return db.selectFrom('users').select(['id', 'email_key', 'username_key']).where('org_id', '=', orgId).execute();
     },
 
-    /** The listed users, their rows locked until the transaction ends. */
-    async lockMany(orgId: string, ids: readonly string[]): Promise<VisibleUserRow[]> {
-      if (ids.length === 0) return [];
-      const query = db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', 'in', ids).orderBy('id');
-      return (await forUpdate(db, query).execute()).map(visibleUser);
-    },
-
     /** The user, its row locked until the transaction ends: what an update compares and reports its change against. */
     async lock(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
       const row = await forUpdate(
@@ -168,18 +161,6 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       }
     },
 
-    async idsWithTag(orgId: string, tag: string, afterId: string, limit: number): Promise<string[]> {
-      const rows = await db
-        .selectFrom('users')
-        .select('id')
-        .where('org_id', '=', orgId)
-        .where(hasWord('tags', tag))
-        .where('id', '>', afterId)
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => row.id);
-    },
 
     async insert(user: NewUser): Promise<void> {
       const keys = { email_key: lookupKey(user.email), username_key: user.username === null ? null : lookupKey(user.username) };

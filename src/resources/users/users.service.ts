@@ -9,7 +9,7 @@ import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { parseTagFilter, tagsColumn, tagsOf, withTag, withoutTag } from '../../lib/tags.js';
+import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { recordEvent, recordUpdate } from '../../events/outbox.js';
@@ -27,12 +27,6 @@ export interface PrehashedPassword {
 }
 export type UserCreation = CreateUser & ProvisionedProperties & PrehashedPassword;
 export type UserChanges = UpdateUser & ProvisionedProperties & PrehashedPassword;
-
-/** A change of one tag on many users: a SCIM group gaining or losing members, or being renamed. */
-export interface TagChange {
-  add?: string;
-  remove?: string;
-}
 
 export function toResponse(row: VisibleUserRow): User {
   const user: User = { id: row.id, email: row.email, createdDate: row.created_date, active: row.active, updatedDate: row.updated_date };
@@ -176,35 +170,6 @@ export function usersService(db: Kysely<Database>) {
         if (!user || !(await repository.delete(caller.orgId, id))) throw errors.notFound();
         recordEvent(trx, caller.orgId, 'user.deleted', toResponse(user));
       });
-    },
-
-    /**
-     * Adds and/or removes one tag on each listed user, rows locked meanwhile so that concurrent
-     * changes of other tags on the same users are never lost. Users already as asked are left
-     * untouched (their updatedDate too). Returns the listed ids that name no user.
-     */
-    retag(caller: Caller, ids: readonly string[], change: TagChange): Promise<string[]> {
-      return inTransaction(db, async (trx) => {
-        const repository = usersRepository(trx);
-        const rows = await repository.lockMany(caller.orgId, ids.filter(isId));
-        const at = now();
-        for (const row of rows) {
-          let tags = tagsOf(row.tags) ?? [];
-          if (change.remove !== undefined) tags = withoutTag(tags, change.remove);
-          if (change.add !== undefined) tags = withTag(tags, change.add);
-          const column = tagsColumn(tags);
-          if (column === row.tags) continue;
-          await repository.update(caller.orgId, row.id, { tags: column, updated_date: at });
-          recordUpdate(trx, caller.orgId, 'user.updated', toResponse(row), toResponse({ ...row, tags: column, updated_date: at }));
-        }
-        const found = new Set(rows.map((row) => row.id));
-        return ids.filter((id) => !found.has(id));
-      });
-    },
-
-    /** Ids of the users carrying `tag`, in id order after `afterId`, `limit` at a time. */
-    idsWithTag(caller: Caller, tag: string, afterId: string, limit: number): Promise<string[]> {
-      return users.idsWithTag(caller.orgId, tag, afterId, limit);
     },
   };
 }
