@@ -161,7 +161,6 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       }
     },
 
-
     async insert(user: NewUser): Promise<void> {
       const keys = { email_key: lookupKey(user.email), username_key: user.username === null ? null : lookupKey(user.username) };
       await db
