@@ -34,7 +34,7 @@ export interface TagChange {
   remove?: string;
 }
 
-function toResponse(row: VisibleUserRow): User {
+export function toResponse(row: VisibleUserRow): User {
   const user: User = { id: row.id, email: row.email, createdDate: row.created_date, active: row.active, updatedDate: row.updated_date };
   if (row.first_name) user.firstName = row.first_name;
   if (row.last_name) user.lastName = row.last_name;
