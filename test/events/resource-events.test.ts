@@ -364,9 +364,16 @@ forEachEngine('events of every resource', (h) => {
         data: await t.read(`offeringcategories/${y}`),
         previousAttributes: { orderIndex: 1, updatedDate: LONG_AGO },
       },
-      { type: 'offering.updated', data: await t.read(`offerings/${both}`), previousAttributes: { offeringCategoryIds: [x, y] } },
-      { type: 'offering.updated', data: await t.read(`offerings/${onlyX}`), previousAttributes: { offeringCategoryIds: [x] } },
+      {
+        type: 'offering.updated',
+        data: await t.read(`offerings/${both}`),
+        previousAttributes: { offeringCategoryIds: [x, y], updatedDate: LONG_AGO },
+      },
+      { type: 'offering.updated', data: await t.read(`offerings/${onlyX}`), previousAttributes: { offeringCategoryIds: [x], updatedDate: LONG_AGO } },
     ]);
+    // An offering that lost a category changed: an updatedDate sync finds it too.
+    assert.notEqual((await t.read(`offerings/${onlyX}`)).updatedDate, LONG_AGO);
+    assert.equal((await t.read(`offerings/${onlyY}`)).updatedDate, LONG_AGO);
   });
 
   it('registrations: ejected and graded with previousAttributes; a second eject is refused and a PUT of what was read records nothing', async () => {

@@ -107,15 +107,17 @@ export function offeringCategoriesService(db: Kysely<Database>) {
       });
     },
 
-    /** Deletes the category; offerings simply lose it from their `offeringCategoryIds` (each with its update event). */
+    /** Deletes the category; offerings lose it from their `offeringCategoryIds`, which moves their updatedDate (each with its update event). */
     async delete(caller: Caller, id: string): Promise<void> {
       const { orgId } = caller;
       await orderedWrite(db, orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
         const row = await findById(id, (id) => repository.find(orgId, id));
-        const offeringIds = await offeringsRepository(trx).idsInCategory(orgId, id);
+        const offerings = offeringsRepository(trx);
+        const offeringIds = await offerings.idsInCategory(orgId, id);
         const before = await offeringsOf(trx, orgId, offeringIds);
         await repository.delete(orgId, id);
+        await offerings.touch(orgId, offeringIds, now());
         recordEvent(trx, orgId, 'offeringcategory.deleted', toResponse(row));
         await recordShiftedCategories(trx, orgId, await categoriesInOrder(trx, orgId).closeGap(row.order_index));
         const after = await offeringsOf(trx, orgId, offeringIds);

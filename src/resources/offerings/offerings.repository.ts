@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { findInBatches } from '../../db/batches.js';
+import { batches, findInBatches } from '../../db/batches.js';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { forUpdate } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
@@ -90,6 +90,13 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
         db.selectFrom('offerings').selectAll().where('org_id', '=', orgId).where('id', 'in', batch).execute(),
       );
       return rows.map(offeringRow);
+    },
+
+    /** Moves the listed offerings' updatedDate: a change made to them through something else (their category deleted). */
+    async touch(orgId: string, ids: readonly string[], at: string): Promise<void> {
+      for (const batch of batches(ids)) {
+        await db.updateTable('offerings').set({ updated_date: at }).where('org_id', '=', orgId).where('id', 'in', batch).execute();
+      }
     },
 
     /** The ids of the offerings in the category. */
