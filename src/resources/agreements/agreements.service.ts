@@ -82,17 +82,21 @@ export function agreementsService(db: Kysely<Database>) {
       }
       if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
 
-      const at = now();
-      if (!current) {
-        const { title, text, required = true } = input;
-        return agreements.define({ org_id: caller.orgId, type, title: title!, text: text!, required, created_date: at, updated_date: null }, at);
-      }
-      // Only what differs is a revision: PUTting back what was read changes nothing, updatedDate included.
-      const patch: AgreementPatch = {};
-      if (input.title !== undefined && input.title !== current.title) patch.title = input.title;
-      if (input.text !== undefined && input.text !== current.text) patch.text = input.text;
-      if (input.required !== undefined && input.required !== current.required) patch.required = input.required;
-      if (Object.keys(patch).length > 0) await agreements.update(caller.orgId, type, { ...patch, updated_date: at });
+      await inTransaction(db, async (trx) => {
+        // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
+        const at = now();
+        const repository = agreementsRepository(trx);
+        if (!current) {
+          const { title, text, required = true } = input;
+          return repository.define({ org_id: caller.orgId, type, title: title!, text: text!, required, created_date: at, updated_date: null }, at);
+        }
+        // Only what differs is a revision: PUTting back what was read changes nothing, updatedDate included.
+        const patch: AgreementPatch = {};
+        if (input.title !== undefined && input.title !== current.title) patch.title = input.title;
+        if (input.text !== undefined && input.text !== current.text) patch.text = input.text;
+        if (input.required !== undefined && input.required !== current.required) patch.required = input.required;
+        if (Object.keys(patch).length > 0) await repository.update(caller.orgId, type, { ...patch, updated_date: at });
+      });
     },
 
     async listForUser(caller: Caller, userId: string, _query: UserAgreementQuery, paging: Paging): Promise<UserAgreement[]> {

@@ -113,8 +113,7 @@ export function usersService(db: Kysely<Database>) {
     },
 
     async create(caller: Caller, input: UserCreation): Promise<string> {
-      const at = now();
-      const row: NewUser = {
+      const row: Omit<NewUser, 'created_date' | 'updated_date'> = {
         org_id: caller.orgId,
         id: newId(),
         first_name: blankToNull(input.firstName),
@@ -124,16 +123,16 @@ export function usersService(db: Kysely<Database>) {
         password_hash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
         locale: blankToNull(input.locale),
         tags: tagsColumn(input.tags),
-        created_date: at,
-        updated_date: at,
         last_login_date: null,
         active: input.active ?? true,
         external_id: blankToNull(input.externalId),
       };
       await uniquely(caller.orgId, row, undefined, () =>
         inTransaction(db, async (trx) => {
+          // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
+          const at = now();
           const repository = usersRepository(trx);
-          await repository.insert(row);
+          await repository.insert({ ...row, created_date: at, updated_date: at });
           recordEvent(trx, caller.orgId, 'user.created', toResponse((await repository.find(caller.orgId, row.id))!));
           await caller.idempotentWrite?.settle(trx, row.id);
         }),
@@ -156,9 +155,9 @@ export function usersService(db: Kysely<Database>) {
       if (input.externalId !== undefined) requested.external_id = blankToNull(input.externalId);
       const patch = changedColumns(current, requested);
       if (Object.keys(patch).length === 0) return;
-      patch.updated_date = now();
       await uniquely(caller.orgId, patch, id, () =>
         inTransaction(db, async (trx) => {
+          patch.updated_date = now();
           const repository = usersRepository(trx);
           if (!(await repository.update(caller.orgId, id, patch))) throw errors.notFound(); // deleted meanwhile
           recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, id))!));
