@@ -26,8 +26,9 @@ const HEADERS: Record<string, { description: string; schema: JsonSchema; require
   'WWW-Authenticate': { description: 'The Bearer challenge, with the error and the scope missing', schema: { type: 'string' }, required: true },
   [WATERMARK_HEADER]: {
     description:
-      'Beyond v5. Every change with an earlier updatedDate is in this answer (or was changed again, or deleted, since): ' +
-      'the next run of a sync job asks for `updatedDate=<this>/..` and misses nothing. Keep the one of the first page of a run',
+      'Beyond v5. Every change with an earlier updatedDate had committed before this list was read, and every change it ' +
+      'could not show yet carries this time or a later one: the next run of a sync job asks for `updatedDate=<this>/..` ' +
+      'and misses nothing. Keep the one of the first page of a run',
     schema: { type: 'string', examples: ['2026-11-23T07:00:00Z'] },
     required: true,
   },
