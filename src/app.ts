@@ -3,6 +3,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import type { RevocationWatch } from './db/token-revocations.js';
+import { updatedDateWatermark } from './db/watermark.js';
 import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
 import { DEFAULT_PASSWORD_MIN_LENGTH, setPasswordMinLength } from './lib/password-policy.js';
@@ -93,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('publicUrl', options.publicUrl);
+  app.decorate('updatedDateWatermark', (orgId: string) => updatedDateWatermark(options.db, orgId));
   setPasswordMinLength(options.passwordMinLength ?? DEFAULT_PASSWORD_MIN_LENGTH);
   answerNodeRefusals(app.server);
 

@@ -222,7 +222,7 @@ export interface ScimAttributeMappingsTable {
 
 /** The outbox: one row per change, written in the change's transaction; kept for the retention period. */
 export interface EventsTable {
-  /** Commit order within an organization (see events/outbox.ts); generated. */
+  /** Generated as the events are written: the order of the feed on SQLite, where writes commit one after another. */
   seq: Generated<number>;
   org_id: string;
   id: string;
@@ -232,6 +232,17 @@ export interface EventsTable {
   data: string;
   /** Update events: the previous values of the properties that changed, as JSON. */
   previous_attributes: string | null;
+  /**
+   * PostgreSQL: the event's place in its organization's feed, given once its transaction has
+   * committed (see events/feed-positions.ts); null until then, and always on SQLite.
+   */
+  position: Generated<number | null>;
+}
+
+/** PostgreSQL: the last position given in each organization's feed (see events/feed-positions.ts). */
+export interface EventFeedsTable {
+  org_id: string;
+  last_position: number;
 }
 
 export interface WebhooksTable {
@@ -318,6 +329,7 @@ export interface Database {
   scim_groups: ScimGroupsTable;
   scim_attribute_mappings: ScimAttributeMappingsTable;
   events: EventsTable;
+  event_feeds: EventFeedsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -1,17 +1,13 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { stringify } from 'safe-stable-stringify';
 import { compiledOnce } from '../db/compiled.js';
 import type { ShiftedRow } from '../db/dense-order.js';
-import { isPostgres } from '../db/locking.js';
 import type { Database } from '../db/schema.js';
 import { beforeCommit } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
 import type { EventPayload, EventType } from './event-types.js';
 import { queueDeliveries } from './deliveries.js';
-
-/** The first key of the advisory locks that order one organization's events (the second is the organization's hash). */
-const EVENT_ORDER_LOCK = 0x65766e74; // "evnt"
 
 /** Events recorded in a unit of work, written when it is about to commit. */
 const pending = new WeakMap<Kysely<Database>, EventPayload[]>();
@@ -21,8 +17,7 @@ const pending = new WeakMap<Kysely<Database>, EventPayload[]>();
  * of the organization that subscribes to its type: the event exists exactly when the change
  * committed, whatever crashes in between.
  *
- * The rows are written last, just before the commit (see `writeEvents`), so that whatever orders
- * them is held only for the commit, however long the unit of work ran before.
+ * The rows are written last, just before the commit (see `writeEvents`).
  */
 export function recordEvent(
   trx: Kysely<Database>,
@@ -113,23 +108,13 @@ function eventRow(event: EventPayload) {
 const ROWS_PER_INSERT = 1000;
 
 /**
- * Writes the unit of work's events, in the order they were recorded, and their deliveries.
- *
- * The feed pages by `seq` and must never skip an event that commits late with a smaller number.
- * SQLite numbers inside exclusive transactions, so in commit order already. On PostgreSQL the
- * transaction first takes an advisory lock of each organization it has events of, which it holds
- * until it ends: an organization's events are then numbered one transaction after another, in
- * commit order, and the lock is held only from here to the commit.
+ * Writes the unit of work's events, in the order they were recorded, and their deliveries. Nothing
+ * is locked for their order: the feed places them once they committed (events/feed-positions.ts).
  */
 async function writeEvents(trx: Transaction<Database>): Promise<void> {
   const events = pending.get(trx) ?? [];
   pending.delete(trx);
   if (events.length === 0) return;
-  if (isPostgres(trx)) {
-    for (const orgId of [...new Set(events.map((event) => event.organizationId))].sort()) {
-      await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}, hashtext(${orgId}))`.execute(trx);
-    }
-  }
   if (events.length === 1) {
     const row = eventRow(events[0]!);
     // compiledOnce binds strings; SQL null for an event without previous attributes.

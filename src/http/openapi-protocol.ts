@@ -1,5 +1,6 @@
 import { ERROR_RESPONSE, NOT_FOUND_RESPONSE } from '../lib/schema.js';
 import type { JsonSchema, OpenApiDocument } from '../lib/openapi.js';
+import { WATERMARK_HEADER } from './watermark.js';
 
 /**
  * What the protocol plugins answer around every route (authentication, scopes, Accept, body limits,
@@ -23,6 +24,14 @@ const HEADERS: Record<string, { description: string; schema: JsonSchema; require
     required: true,
   },
   'WWW-Authenticate': { description: 'The Bearer challenge, with the error and the scope missing', schema: { type: 'string' }, required: true },
+  [WATERMARK_HEADER]: {
+    description:
+      'Beyond v5. Every change with an earlier updatedDate had committed before this list was read, and every change it ' +
+      'could not show yet carries this time or a later one: the next run of a sync job asks for `updatedDate=<this>/..` ' +
+      'and misses nothing. Keep the one of the first page of a run',
+    schema: { type: 'string', examples: ['2026-11-23T07:00:00Z'] },
+    required: true,
+  },
   'Idempotent-Replayed': {
     description: '`true` when the answer is the one given to an earlier request with the same Idempotency-Key',
     schema: { type: 'string', enum: ['true'] },
@@ -122,6 +131,11 @@ function documentPreconditions(operation: Record<string, any>, responses: Record
   operation.parameters = [...(operation.parameters ?? []), ...names.map((name) => PRECONDITIONS[name as keyof typeof PRECONDITIONS])];
 }
 
+/** A list that filters by updatedDate, whose answers carry the watermark (resource-routes.ts). */
+function takesUpdatedDate(operation: Record<string, any>): boolean {
+  return (operation.parameters ?? []).some((parameter: { in: string; name: string }) => parameter.in === 'query' && parameter.name === 'updatedDate');
+}
+
 /** Statuses an API operation can answer besides its own: every check before the handler. */
 function refusalsOf(method: string, operation: Record<string, any>): number[] {
   const statuses = [400, 401, 403, 406, 429, 500, 503];
@@ -154,6 +168,7 @@ export function documentProtocol(document: OpenApiDocument, outsideApi: Readonly
         } else if (status === '204') responses[status] = { description: response.description, headers: headers() };
         else if (status === '304') responses[status] = { description: response.description, headers: headers('ETag') };
         else if (status === '200' && responses['304']) response.headers = { ...headers('ETag'), ...response.headers };
+        else if (status === '200' && takesUpdatedDate(operation)) response.headers = { ...headers(WATERMARK_HEADER), ...response.headers };
         else if (!response.$ref) response.headers = { ...headers(...replayable), ...response.headers };
       }
       documentPreconditions(operation, responses);

@@ -11,6 +11,7 @@ import type { ApiInstance } from './api-instance.js';
 import { sendItem, writeIfUnchanged, type WithinTransaction } from './conditional-requests.js';
 import { pageOf } from './paging.js';
 import { itemUrl } from './urls.js';
+import { filtersByUpdatedDate, WATERMARK_HEADER } from './watermark.js';
 
 /**
  * The routes every resource spells the same way, registered from a definition so that each one
@@ -115,7 +116,8 @@ export interface ListRequest<P extends TSchema, Q extends TSchema> {
 
 /**
  * GET of a paged list: the envelope of v5 (`results`, `next`, `prev`), 400 for a refused query, and
- * 404 when a path parameter names nothing (`/users/{id}/agreements`).
+ * 404 when a path parameter names nothing (`/users/{id}/agreements`). A list that filters by
+ * `updatedDate` answers its watermark too (see watermark.ts).
  */
 export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchema>(
   app: ApiInstance,
@@ -130,10 +132,15 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
     response: params ? { 200: Page(item), 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE } : { 200: Page(item), 400: ERROR_RESPONSE },
     ...(params ? { params } : {}),
   };
-  app.get(url, { schema }, async (request) => {
+  const watermarked = filtersByUpdatedDate(query);
+  app.get(url, { schema }, async (request, reply) => {
     const listQuery = request.query as Static<Q> & { limit?: number; offset?: number };
     const paging = pagingOf(listQuery);
-    return pageOf(request, await list(request.caller, { params: request.params, query: listQuery, paging }), paging);
+    // Taken before the list is read: whatever the list cannot show yet is no older than it.
+    const watermark = watermarked ? await app.updatedDateWatermark(request.caller.orgId) : undefined;
+    const page = pageOf(request, await list(request.caller, { params: request.params, query: listQuery, paging }), paging);
+    if (watermark !== undefined) reply.header(WATERMARK_HEADER, watermark);
+    return page;
   });
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { listAll } from '../helpers/collections.js';
+import { changedSince, listAll } from '../helpers/collections.js';
 import { forEachEngine, type Harness } from '../helpers/harness.js';
 import { eventsAfter } from '../helpers/events.js';
 
@@ -18,22 +18,23 @@ const COLLECTIONS = ['users', 'offerings', 'registrations'] as const;
 type Copy = Record<(typeof COLLECTIONS)[number], Map<string, any>>;
 
 /**
- * A sync job as the README describes it: everything updated since the start of its previous run
- * (inclusive, by updatedDate), then the event feed after its cursor for what was deleted. Deleting
- * a user deletes its registrations, deleting an offering its (ejected) registrations.
+ * A sync job by updatedDate as the README describes it: each collection's items updated from the
+ * watermark its previous run was answered (inclusive), then the event feed after its cursor for
+ * what was deleted. Deleting a user deletes its registrations, deleting an offering its (ejected)
+ * registrations.
  */
 class SyncJob {
   readonly copy: Copy = { users: new Map(), offerings: new Map(), registrations: new Map() };
-  private since?: string;
+  private readonly watermarks: Partial<Record<(typeof COLLECTIONS)[number], string>> = {};
   private cursor?: string;
 
   constructor(private readonly h: Harness) {}
 
   async run(): Promise<void> {
-    const startedAt = new Date().toISOString().slice(0, 19) + 'Z';
     for (const collection of COLLECTIONS) {
-      const changed = await listAll(this.h, collection, this.since ? { updatedDate: `${this.since}/..` } : {});
-      for (const item of changed) this.copy[collection].set(item.id, item);
+      const { items, watermark } = await changedSince(this.h, collection, this.watermarks[collection]);
+      for (const item of items) this.copy[collection].set(item.id, item);
+      this.watermarks[collection] = watermark;
     }
     const events = await eventsAfter(this.h, this.cursor);
     for (const event of events) {
@@ -41,7 +42,6 @@ class SyncJob {
       if (event.type === 'offering.deleted') this.forget('offerings', 'offeringId', event.data.id);
     }
     this.cursor = events.at(-1)?.id ?? this.cursor;
-    this.since = startedAt;
   }
 
   private forget(collection: 'users' | 'offerings', key: string, id: string): void {

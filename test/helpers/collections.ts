@@ -22,6 +22,24 @@ export async function listAll(h: Harness, collection: string, query: Record<stri
   }
 }
 
+/**
+ * What a sync job reads of a collection in one run: every item with an updatedDate from `watermark`
+ * on (everything without one), and the watermark to resume from next time, the first page's.
+ */
+export async function changedSince(h: Harness, collection: string, watermark?: string): Promise<{ items: any[]; watermark: string }> {
+  const items: any[] = [];
+  let next: string | undefined;
+  for (let offset = 0; ; offset += 100) {
+    const query = { ...(watermark ? { updatedDate: `${watermark}/..` } : {}), limit: '100', offset: String(offset) };
+    const response = await h.get(collection, { query });
+    assert.equal(response.statusCode, 200, response.body);
+    next ??= String(response.headers['updated-date-watermark']);
+    const page = response.json();
+    items.push(...page.results);
+    if (!page.next) return { items, watermark: next };
+  }
+}
+
 /** List order and orderIndex agree, and orderIndex runs 0..n-1 without gaps or repeats. */
 export function assertDense(items: { orderIndex: number }[], message?: string): void {
   assert.deepEqual(

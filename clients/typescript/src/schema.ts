@@ -1875,6 +1875,8 @@ export interface components {
         ETag: string;
         /** @description The Bearer challenge, with the error and the scope missing */
         "WWW-Authenticate": string;
+        /** @description Beyond v5. Every change with an earlier updatedDate had committed before this list was read, and every change it could not show yet carries this time or a later one: the next run of a sync job asks for `updatedDate=<this>/..` and misses nothing. Keep the one of the first page of a run */
+        "Updated-Date-Watermark": string;
         /** @description `true` when the answer is the one given to an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
     };
@@ -2078,6 +2080,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Updated-Date-Watermark": components["headers"]["Updated-Date-Watermark"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2410,6 +2413,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Updated-Date-Watermark": components["headers"]["Updated-Date-Watermark"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +2706,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Updated-Date-Watermark": components["headers"]["Updated-Date-Watermark"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3157,6 +3162,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Updated-Date-Watermark": components["headers"]["Updated-Date-Watermark"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3451,6 +3457,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Updated-Date-Watermark": components["headers"]["Updated-Date-Watermark"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3777,6 +3784,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Updated-Date-Watermark": components["headers"]["Updated-Date-Watermark"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4014,6 +4022,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Updated-Date-Watermark": components["headers"]["Updated-Date-Watermark"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -107,8 +107,7 @@ export function usersService(db: Kysely<Database>) {
     },
 
     async create(caller: Caller, input: UserCreation): Promise<string> {
-      const at = now();
-      const row: NewUser = {
+      const row: Omit<NewUser, 'created_date' | 'updated_date'> = {
         org_id: caller.orgId,
         id: newId(),
         first_name: blankToNull(input.firstName),
@@ -118,16 +117,16 @@ export function usersService(db: Kysely<Database>) {
         password_hash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
         locale: blankToNull(input.locale),
         tags: tagsColumn(input.tags),
-        created_date: at,
-        updated_date: at,
         last_login_date: null,
         active: input.active ?? true,
         external_id: blankToNull(input.externalId),
       };
       await uniquely(caller.orgId, row, undefined, () =>
         inTransaction(db, async (trx) => {
+          // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
+          const at = now();
           const repository = usersRepository(trx);
-          await repository.insert(row);
+          await repository.insert({ ...row, created_date: at, updated_date: at });
           recordEvent(trx, caller.orgId, 'user.created', toResponse((await repository.find(caller.orgId, row.id))!));
           await caller.idempotentWrite?.settle(trx, row.id);
         }),
@@ -155,6 +154,7 @@ export function usersService(db: Kysely<Database>) {
           const current = await findById(id, (id) => repository.lock(caller.orgId, id));
           const patch = changedColumns(current, requested);
           if (Object.keys(patch).length === 0) return;
+          // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
           await repository.update(caller.orgId, id, { ...patch, updated_date: now() });
           recordUpdate(trx, caller.orgId, 'user.updated', toResponse(current), toResponse((await repository.find(caller.orgId, id))!));
         }),

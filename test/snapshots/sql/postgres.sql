@@ -5,19 +5,24 @@
 select * from "access_tokens" where "token_hash" = $1;
 update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 begin;
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
+insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
-select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
 select * from "access_tokens" where "token_hash" = $1;
+select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and (' ' || lower("tags") || ' ') like $2 escape '!' and ("created_date" >= $3 and 1 = 1) order by "created_date", "id" limit 3 offset $4;
 
 -- GET /api/v5/users?email=ADA@example.com → 200
 select * from "access_tokens" where "token_hash" = $1;
+select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "email_key" = $2 order by "created_date", "id" limit 16 offset $3;
 
 -- GET /api/v5/users/{user} → 200
@@ -26,11 +31,10 @@ select "id", "first_name", "last_name", "username", "email", "locale", "tags", "
 
 -- PUT /api/v5/users/{user} → 204
 select * from "access_tokens" where "token_hash" = $1;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 begin;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "last_name" = $1, "tags" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
-select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
@@ -41,15 +45,15 @@ begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select * from "userfield_categories" where "org_id" = $1 and "name_key" = $2;
 select count(*) as "count" from "userfield_categories" where "org_id" = $1 and "type" = $2;
-select "id", "order_index", "updated_date" from "userfield_categories" where ("org_id" = $1 and "order_index" >= $2 and "type" = $3) order by "order_index";
+update "userfield_categories" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4 and "type" = $5;
 insert into "userfield_categories" ("org_id", "id", "name", "type", "order_index", "created_date", "updated_date", "name_key") values ($1, $2, $3, $4, $5, $6, $7, $8);
-select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- GET /api/v5/userfieldcategories → 200
 select * from "access_tokens" where "token_hash" = $1;
+select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select * from "userfield_categories" where "org_id" = $1 order by case "type" when 'public' then 0 when 'private' then 1 else 2 end, "order_index", "id" limit 16 offset $2;
 
 -- POST /api/v5/userfields → 201
@@ -58,16 +62,15 @@ begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select * from "userfield_categories" where "org_id" = $1 and "id" = $2;
 select count(*) as "count" from "userfields" where "org_id" = $1 and "category_id" = $2;
-select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
+update "userfields" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4 and "category_id" = $5;
 insert into "userfields" ("org_id", "id", "type", "name", "localized_names", "category_id", "order_index", "required", "options", "constraints", "message", "size", "read_only", "prompt_missing_values", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
-select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
-select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- GET /api/v5/userfields?categoryType=public → 200
 select * from "access_tokens" where "token_hash" = $1;
+select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "c"."type" = $2 order by case "c"."type" when 'public' then 0 when 'private' then 1 else 2 end, "c"."order_index", "f"."order_index", "f"."id" limit 16 offset $3;
 
 -- PUT /api/v5/userfields/{field} → 204
@@ -77,21 +80,16 @@ select "id" from "organizations" where "id" = $1 for no key update;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
 update "userfields" set "required" = $1, "prompt_missing_values" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
 select count(*) as "count" from "userfields" where "org_id" = $1 and "category_id" = $2;
-select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
-select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- PUT /api/v5/users/{user}/userfieldvalues → 204
 select * from "access_tokens" where "token_hash" = $1;
 begin;
-select "id", "updated_date" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
+select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
 select * from "userfields" where "org_id" = $1 and "id" in ($2) for share;
-select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") values ($1, $2, $3, $4) on conflict ("org_id", "user_id", "userfield_id") do update set "value" = "excluded"."value";
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
-select pg_advisory_xact_lock($1, hashtext($2));
+select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
@@ -107,11 +105,8 @@ begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "id" from "offering_categories" where "org_id" = $1 and "name_key" = $2;
 select count(*) as "count" from "offering_categories" where "org_id" = $1;
-select "id", "order_index", "updated_date" from "offering_categories" where ("org_id" = $1 and "order_index" >= $2) order by "order_index";
+update "offering_categories" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4;
 insert into "offering_categories" ("org_id", "id", "name", "description", "color", "order_index", "created_date", "updated_date", "name_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9);
-select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- POST /api/v5/offerings → 201
@@ -120,19 +115,21 @@ begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "id" from "offering_categories" where "org_id" = $1 and "id" in ($2);
 select count(*) as "count" from "offerings" where "org_id" = $1;
-select "id", "order_index", "updated_date" from "offerings" where ("org_id" = $1 and "order_index" >= $2) order by "order_index";
+update "offerings" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4;
 insert into "offerings" ("org_id", "id", "title", "begin_date", "end_date", "registration_begin_date", "registration_end_date", "catalog_description", "price", "tags", "order_index", "passing_grade", "allow_retake", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
 delete from "offering_category_links" where "org_id" = $1 and "offering_id" = $2;
 insert into "offering_category_links" ("org_id", "offering_id", "category_id", "position") values ($1, $2, $3, $4);
 select * from "offerings" where "org_id" = $1 and "id" = $2;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = $1 and "offering_id" in ($2) order by "offering_id", "position";
-select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- GET /api/v5/offerings?userId={user} → 200
 select * from "access_tokens" where "token_hash" = $1;
+select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select "offerings".* from "offerings" where "offerings"."org_id" = $1 and exists (select "users"."id" from "users" where "users"."org_id" = $2 and "users"."id" = $3 and "users"."active" = $4) and (("offerings"."registration_begin_date" is null or "offerings"."registration_begin_date" <= $5) and ("offerings"."registration_end_date" is null or "offerings"."registration_end_date" >= $6)) and not exists (select "registrations"."id" from "registrations" where "registrations"."org_id" = $7 and "registrations"."user_id" = $8 and "registrations"."offering_id" = "offerings"."id" and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = $9))) order by "offerings"."order_index", "offerings"."id" limit 16 offset $10;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = $1 and "offering_id" in ($2) order by "offering_id", "position";
@@ -144,13 +141,15 @@ select "title", (("offerings"."registration_begin_date" is null or "offerings"."
 select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
 select "registrations"."status" from "registrations" inner join "offerings" on "offerings"."org_id" = "registrations"."org_id" and "offerings"."id" = "registrations"."offering_id" where "registrations"."org_id" = $1 and "registrations"."user_id" = $2 and "registrations"."offering_id" = $3 and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = $4)) order by "registrations"."status";
 insert into "registrations" ("org_id", "id", "user_id", "offering_id", "title", "status", "grade", "grader_id", "grader_comment", "created_date", "updated_date", "begin_date", "last_active_date", "end_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
-select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- GET /api/v5/registrations?status=active&userId={user} → 200
 select * from "access_tokens" where "token_hash" = $1;
+select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select * from "registrations" where "org_id" = $1 and "status" = $2 and "user_id" = $3 order by "created_date", "id" limit 16 offset $4;
 
@@ -161,13 +160,15 @@ select * from "registrations" where "org_id" = $1 and "id" = $2 for update;
 select * from "offerings" where "org_id" = $1 and "id" = $2;
 update "registrations" set "status" = $1, "grade" = $2, "end_date" = $3, "updated_date" = $4 where "org_id" = $5 and "id" = $6;
 select * from "registrations" where "org_id" = $1 and "id" = $2;
-select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- GET /api/v5/agreements → 200
 select * from "access_tokens" where "token_hash" = $1;
+select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select * from "agreements" where "org_id" = $1 order by "type" desc limit 16 offset $2;
 
 -- PUT /api/v5/users/{user}/agreements/standard → 204
@@ -178,7 +179,6 @@ select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreem
 insert into "user_agreements" ("org_id", "user_id", "type", "title", "text", "agreed_date") values ($1, $2, $3, $4, $5, $6) on conflict ("org_id", "user_id", "type") do update set "title" = $7, "text" = $8, "agreed_date" = $9;
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = $1 where "agreements"."org_id" = $2 and "agreements"."type" = $3 order by "agreements"."type" desc;
-select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
@@ -203,9 +203,8 @@ update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = 
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
 begin;
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
+insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
-select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
@@ -228,25 +227,31 @@ commit;
 
 -- GET /api/v5/events?limit=5 → 200
 select * from "access_tokens" where "token_hash" = $1;
-select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = $1 and "seq" > $2 order by "seq" limit $3;
+select "seq" from "events" where "org_id" = $1 and "position" is null limit $2;
+begin;
+insert into event_feeds (org_id, last_position) values ($1, 0)
+      on conflict (org_id) do update set last_position = event_feeds.last_position;
+with ranked as (
+        select seq, row_number() over (order by seq) as n from events
+        where org_id = $1 and position is null order by seq limit 10000
+      ), placed as (
+        update events set position = (select last_position from event_feeds where org_id = $2) + ranked.n
+        from ranked where events.org_id = $3 and events.seq = ranked.seq
+        returning events.position
+      )
+      update event_feeds set last_position = (select max(position) from placed)
+      where org_id = $4 and exists (select 1 from placed);
+commit;
+select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = $1 and "position" > $2 order by "position" limit $3;
 
 -- DELETE /api/v5/userfields/{field} → 204
 select * from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
-select "user_id", "value" from "userfield_values" where "org_id" = $1 and "userfield_id" = $2;
-select "id", "updated_date" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
-select "id" from "userfields" where "org_id" = $1 and "id" = $2 for update;
-select "user_id", "value" from "userfield_values" where "org_id" = $1 and "userfield_id" = $2;
-select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) order by "userfield_id";
-update "users" set "updated_date" = $1 where "org_id" = $2 and "id" in ($3);
-delete from "userfield_values" where "org_id" = $1 and "userfield_id" = $2 and "user_id" in ($3);
+update "users" set "updated_date" = $1 where "org_id" = $2 and "id" in (select "user_id" from "userfield_values" where "org_id" = $3 and "userfield_id" = $4);
 delete from "userfields" where "org_id" = $1 and "id" = $2;
-select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
-select pg_advisory_xact_lock($1, hashtext($2));
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+update "userfields" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4 and "category_id" = $5;
 commit;
 
 -- DELETE /api/v5/offerings/{offering} → 400
@@ -262,7 +267,6 @@ select * from "access_tokens" where "token_hash" = $1;
 begin;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 delete from "users" where "org_id" = $1 and "id" = $2;
-select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;

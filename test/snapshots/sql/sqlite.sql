@@ -5,17 +5,19 @@
 -- POST /api/v5/users → 201
 select * from "access_tokens" where "token_hash" = ?;
 update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
 select * from "access_tokens" where "token_hash" = ?;
+select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and (' ' || lower("tags") || ' ') like ? escape '!' and ("created_date" >= ? and 1 = 1) order by "created_date", "id" limit 3 offset ?;
 
 -- GET /api/v5/users?email=ADA@example.com → 200
 select * from "access_tokens" where "token_hash" = ?;
+select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "email_key" = ? order by "created_date", "id" limit 16 offset ?;
 
 -- GET /api/v5/users/{user} → 200
@@ -41,6 +43,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/userfieldcategories → 200
 select * from "access_tokens" where "token_hash" = ?;
+select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select * from "userfield_categories" where "org_id" = ? order by case "type" when 'public' then 0 when 'private' then 1 else 2 end, "order_index", "id" limit 16 offset ?;
 
 -- POST /api/v5/userfields → 201
@@ -55,6 +58,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/userfields?categoryType=public → 200
 select * from "access_tokens" where "token_hash" = ?;
+select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "c"."type" = ? order by case "c"."type" when 'public' then 0 when 'private' then 1 else 2 end, "c"."order_index", "f"."order_index", "f"."id" limit 16 offset ?;
 
 -- PUT /api/v5/userfields/{field} → 204
@@ -105,6 +109,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/offerings?userId={user} → 200
 select * from "access_tokens" where "token_hash" = ?;
+select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select "offerings".* from "offerings" where "offerings"."org_id" = ? and exists (select "users"."id" from "users" where "users"."org_id" = ? and "users"."id" = ? and "users"."active" = ?) and (("offerings"."registration_begin_date" is null or "offerings"."registration_begin_date" <= ?) and ("offerings"."registration_end_date" is null or "offerings"."registration_end_date" >= ?)) and not exists (select "registrations"."id" from "registrations" where "registrations"."org_id" = ? and "registrations"."user_id" = ? and "registrations"."offering_id" = "offerings"."id" and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = ?))) order by "offerings"."order_index", "offerings"."id" limit 16 offset ?;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = ? and "offering_id" in (?) order by "offering_id", "position";
@@ -120,6 +125,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/registrations?status=active&userId={user} → 200
 select * from "access_tokens" where "token_hash" = ?;
+select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select * from "registrations" where "org_id" = ? and "status" = ? and "user_id" = ? order by "created_date", "id" limit 16 offset ?;
 
@@ -134,6 +140,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/agreements → 200
 select * from "access_tokens" where "token_hash" = ?;
+select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select * from "agreements" where "org_id" = ? order by "type" desc limit 16 offset ?;
 
 -- PUT /api/v5/users/{user}/agreements/standard → 204
@@ -162,7 +169,7 @@ select * from "access_tokens" where "token_hash" = ?;
 update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 select * from "scim_attribute_mappings" where "org_id" = ? order by "attribute_key";
 select * from "userfields" where "org_id" = ? and "id" in (?);
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;

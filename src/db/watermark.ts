@@ -1,0 +1,64 @@
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './locking.js';
+import type { Database } from './schema.js';
+
+/**
+ * The `updatedDate` up to which what a list reads next is complete: every change with an earlier
+ * updatedDate has committed before this returns (or rolled back), so a list read afterwards shows
+ * it, and every change not visible yet will carry this updatedDate or a later one. A sync job that
+ * resumes from it (`updatedDate=<watermark>/..`) misses nothing (docs/decisions/0009).
+ *
+ * A change's timestamps are taken inside its transaction, never before it begins: that is what
+ * both engines' answers rely on.
+ */
+export async function updatedDateWatermark(db: Kysely<Database>, orgId: string): Promise<string> {
+  return isPostgres(db) ? oldestTransactionStart(db) : newestCommittedTimestamp(db, orgId);
+}
+
+/** The earliest moment a stored timestamp can name: where a job starts when nothing else can be said. */
+const START_OF_TIME = '0001-01-01T00:00:00Z';
+
+/**
+ * PostgreSQL: when the oldest transaction of the database still running began (this statement
+ * included, so now when none is), to the second below. A write running now took its timestamps
+ * after it began, so no later than that; one that ended before this statement is visible to the
+ * statements after it. Transactions of other roles count only where the server's role may see them
+ * in pg_stat_activity (the same role, or pg_read_all_stats); none count with track_activities off,
+ * and then nothing can be said. (The function under the view pg_stat_activity: the view's joins
+ * cost three times as much to plan as the rest.)
+ */
+async function oldestTransactionStart(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ watermark: string | null }>`
+    select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend'`.execute(db);
+  return rows[0]?.watermark ?? START_OF_TIME;
+}
+
+/** Tables whose rows carry when they last changed, with that column. */
+const CHANGED_DATES = [
+  ['users', 'updated_date'],
+  ['userfield_categories', 'updated_date'],
+  ['userfields', 'updated_date'],
+  ['offering_categories', 'updated_date'],
+  ['offerings', 'updated_date'],
+  ['registrations', 'updated_date'],
+  ['agreements', 'created_date'],
+  ['agreements', 'updated_date'],
+] as const;
+
+/**
+ * SQLite: the newest timestamp already committed, of any event or of the organization's changes.
+ * Write transactions run one at a time (BEGIN IMMEDIATE) and take their timestamps while they hold
+ * the write lock, so one that has not committed yet, in this process or another (an import), took
+ * them after the last commit: no earlier than any timestamp committed.
+ */
+async function newestCommittedTimestamp(db: Kysely<Database>, orgId: string): Promise<string> {
+  const newest = [
+    sql`select max(created_date) as t from events`,
+    sql`select created_date from organizations where id = ${orgId}`,
+    ...CHANGED_DATES.map(([table, column]) => sql`select max(${sql.ref(column)}) from ${sql.table(table)} where org_id = ${orgId}`),
+  ];
+  const { rows } = await sql<{ watermark: string | null }>`select max(t) as watermark from (${sql.join(newest, sql` union all `)})`.execute(db);
+  return rows[0]?.watermark ?? START_OF_TIME;
+}
