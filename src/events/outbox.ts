@@ -7,7 +7,7 @@ import { beforeCommit } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
 import type { EventPayload, EventType } from './event-types.js';
-import { queueDeliveries } from './deliveries.js';
+import { queueDeliveries } from './webhooks/deliveries.js';
 
 /** The first key of the advisory locks that order one organization's events (the second is the organization's hash). */
 const EVENT_ORDER_LOCK = 0x65766e74; // "evnt"

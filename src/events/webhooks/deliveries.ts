@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { compiledOnce } from '../db/compiled.js';
-import type { Database, WebhookDeliveriesTable } from '../db/schema.js';
-import { newId } from '../lib/ids.js';
-import { now } from '../lib/time.js';
-import type { EventPayload } from './event-types.js';
+import { compiledOnce } from '../../db/compiled.js';
+import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { now } from '../../lib/time.js';
+import type { EventPayload } from '../event-types.js';
 
 /** How long a delivery is retried before it fails for good (Standard Webhooks' and Stripe's practice). */
 export const RETRY_PERIOD_MS = 24 * 3_600_000;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../../events/event-types.js';
+import { EVENT_TYPES } from '../event-types.js';
 import { ListQuery } from '../../lib/paging.js';
 import { Body, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
 

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { Agent, request } from 'undici';
-import { isPostgres, lockRow } from '../db/locking.js';
-import type { Database, WebhookDeliveriesTable } from '../db/schema.js';
-import { now } from '../lib/time.js';
+import { isPostgres, lockRow } from '../../db/locking.js';
+import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
+import { now } from '../../lib/time.js';
 import { guardedLookup, RefusedAddressError, urlProblem, type AddressPolicy } from './address-policy.js';
 import { instant, RETRY_PERIOD_MS } from './deliveries.js';
 import { signedHeaders } from './signing.js';
