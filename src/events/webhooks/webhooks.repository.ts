@@ -1,0 +1,395 @@
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { compiledOnce } from '../../db/compiled.js';
+import { pageWindow } from '../../db/filters.js';
+import { isPostgres, lockRow } from '../../db/locking.js';
+import type { Database, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js';
+import { inTransaction } from '../../db/unit-of-work.js';
+import type { Paging } from '../../lib/paging.js';
+import { now } from '../../lib/time.js';
+
+/**
+ * Every statement on the webhooks' tables (webhooks, their deliveries and the attempts of each):
+ * what the API reads and writes, what the outbox queues, and what the delivery worker claims and
+ * records.
+ */
+
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type NewDelivery = Insertable<WebhookDeliveriesTable>;
+export type WebhookPatch = Partial<Omit<WebhooksTable, 'org_id' | 'id' | 'created_date'>>;
+/** An event of the outbox as a recovery reads it. */
+export type EventRow = Pick<EventsTable, 'id' | 'type' | 'created_date' | 'data' | 'previous_attributes'> & { seq: number };
+
+/** A webhook of some organization that has deliveries due. */
+export interface Endpoint {
+  orgId: string;
+  webhookId: string;
+}
+
+/** How an attempt ended, as recorded. */
+export interface AttemptRecord {
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  durationMs: number;
+}
+
+/** How many rows one insert statement carries (PostgreSQL binds at most 65,535 parameters). */
+const ROWS_PER_INSERT = 500;
+
+/** A moment with milliseconds, as `next_attempt_at`, `give_up_at` and `failing_since` hold them. */
+export const instant = (ms: number): string => new Date(ms).toISOString();
+
+/** Every write looks its organization's webhooks up, so the query is compiled once. */
+const enabledWebhooks = compiledOnce(1, (db, orgId) =>
+  db.selectFrom('webhooks').select(['id', 'event_types']).where('org_id', '=', orgId).where('disabled_date', 'is', null),
+);
+
+/**
+ * Whether a pending delivery of the same webhook and resource comes before delivery `d`: `d` waits
+ * for it. Pings and deliveries without a key never wait (null equals nothing).
+ */
+function earlierPending(eb: ExpressionBuilder<Database & { d: WebhookDeliveriesTable }, 'd'>) {
+  return eb.exists(
+    eb
+      .selectFrom('webhook_deliveries as earlier')
+      .select('earlier.id')
+      .whereRef('earlier.org_id', '=', 'd.org_id')
+      .whereRef('earlier.webhook_id', '=', 'd.webhook_id')
+      .whereRef('earlier.ordering_key', '=', 'd.ordering_key')
+      .where('earlier.status', '=', 'pending')
+      .whereRef('earlier.seq', '<', 'd.seq'),
+  );
+}
+
+/** Events of the organization since `since` of the given types, that the webhook has no pending or successful delivery of. */
+function undeliveredEvents(db: Kysely<Database>, orgId: string, webhookId: string, types: readonly string[], since: string) {
+  return db
+    .selectFrom('events as e')
+    .where('e.org_id', '=', orgId)
+    .where('e.created_date', '>=', since)
+    .where('e.type', 'in', types)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .where('d.org_id', '=', orgId)
+            .where('d.webhook_id', '=', webhookId)
+            .whereRef('d.event_id', '=', 'e.id')
+            .where('d.status', 'in', ['pending', 'succeeded']),
+        ),
+      ),
+    );
+}
+
+export function webhooksRepository(db: Kysely<Database>) {
+  const webhook = (orgId: string, id: string) => db.updateTable('webhooks').where('org_id', '=', orgId).where('id', '=', id);
+
+  return {
+    find(orgId: string, id: string): Promise<WebhooksTable | undefined> {
+      return db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    },
+
+    list(orgId: string, paging: Paging): Promise<WebhooksTable[]> {
+      return db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .orderBy('created_date')
+        .orderBy('id')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
+    },
+
+    /** The enabled webhooks of an organization and the event types of each (joined by spaces). */
+    enabled(orgId: string): Promise<{ id: string; event_types: string }[]> {
+      return enabledWebhooks(db, orgId);
+    },
+
+    /** Locks the webhook's row until the transaction ends; whether it exists. */
+    lock(orgId: string, id: string): Promise<boolean> {
+      return lockRow(db, 'webhooks', orgId, id);
+    },
+
+    async insert(row: WebhooksTable): Promise<void> {
+      await db.insertInto('webhooks').values(row).execute();
+    },
+
+    async update(orgId: string, id: string, patch: WebhookPatch): Promise<void> {
+      await webhook(orgId, id).set(patch).execute();
+    },
+
+    /** Deletes the webhook with its deliveries and their attempts; whether it existed. */
+    async delete(orgId: string, id: string): Promise<boolean> {
+      const result = await db.deleteFrom('webhooks').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    /**
+     * Inserts deliveries, numbered in the order given, and makes each wait (no `next_attempt_at`)
+     * while an earlier delivery of its webhook and resource is pending. The number is PostgreSQL's
+     * identity; SQLite's writers take turns, so there it is the largest so far plus one.
+     *
+     * Waiting is decided after the insert, so that it cannot miss the end of the earlier delivery on
+     * PostgreSQL: the insert holds the webhook's row (its foreign key) until the commit, and the
+     * worker records an outcome, and releases the next delivery, under that row's lock (`record`).
+     */
+    async insertDeliveries(rows: readonly NewDelivery[]): Promise<void> {
+      if (rows.length === 0) return;
+      let next = 0;
+      if (!isPostgres(db)) {
+        const { last } = await db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.max('seq').as('last'))
+          .executeTakeFirstOrThrow();
+        next = Number(last ?? 0) + 1;
+      }
+      for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+        const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+        await db
+          .insertInto('webhook_deliveries')
+          .values(isPostgres(db) ? chunk : chunk.map((row) => ({ ...row, seq: next++ })))
+          .execute();
+        const keyed = chunk.filter((row) => row.ordering_key !== null);
+        for (const orgId of new Set(keyed.map((row) => row.org_id))) {
+          await db
+            .updateTable('webhook_deliveries as d')
+            .set({ next_attempt_at: null })
+            .where('d.org_id', '=', orgId)
+            .where(
+              'd.id',
+              'in',
+              keyed.filter((row) => row.org_id === orgId).map((row) => row.id),
+            )
+            .where(earlierPending)
+            .execute();
+        }
+      }
+    },
+
+    findDelivery(orgId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
+      return db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('webhook_id', '=', webhookId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Newest first. */
+    deliveries(orgId: string, webhookId: string, paging: Paging): Promise<DeliveryRow[]> {
+      return db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('webhook_id', '=', webhookId)
+        .orderBy('id', 'desc')
+        .$call((q) => pageWindow(q, paging))
+        .execute();
+    },
+
+    /** The attempts of the deliveries, in order. */
+    attemptsOf(orgId: string, deliveryIds: readonly string[]): Promise<WebhookAttemptsTable[]> {
+      if (deliveryIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('delivery_id', 'in', deliveryIds)
+        .orderBy('attempt')
+        .execute();
+    },
+
+    /** Makes a delivery pending again, due at `at`, retried until `giveUpAt`. */
+    async resend(orgId: string, id: string, at: string, giveUpAt: string): Promise<void> {
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', next_attempt_at: at, give_up_at: giveUpAt, updated_date: now() })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** How many events since `since` of the given types the webhook has no pending or successful delivery of. */
+    async countUndelivered(orgId: string, webhookId: string, types: readonly string[], since: string): Promise<number> {
+      const { count } = await undeliveredEvents(db, orgId, webhookId, types, since)
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirstOrThrow();
+      return Number(count);
+    },
+
+    /** Up to `limit` of those events after the event numbered `afterSeq`, in the order of the feed. */
+    async undelivered(
+      orgId: string,
+      webhookId: string,
+      types: readonly string[],
+      since: string,
+      afterSeq: number,
+      limit: number,
+    ): Promise<EventRow[]> {
+      const rows = await undeliveredEvents(db, orgId, webhookId, types, since)
+        .select(['e.seq', 'e.id', 'e.type', 'e.created_date', 'e.data', 'e.previous_attributes'])
+        .where('e.seq', '>', afterSeq)
+        .orderBy('e.seq')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ ...row, seq: Number(row.seq) })); // PostgreSQL reads bigint as a string
+    },
+  };
+}
+
+/** The statements of the delivery worker, across organizations. */
+export function deliveryQueue(db: Kysely<Database>) {
+  return {
+    /** The enabled webhooks that have a delivery due at `at`. */
+    async endpointsDue(at: string): Promise<Endpoint[]> {
+      const rows = await db
+        .selectFrom('webhooks as w')
+        .select(['w.org_id', 'w.id'])
+        .where('w.disabled_date', 'is', null)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('webhook_deliveries as d')
+              .select('d.id')
+              .whereRef('d.org_id', '=', 'w.org_id')
+              .whereRef('d.webhook_id', '=', 'w.id')
+              .where('d.status', '=', 'pending')
+              .where('d.next_attempt_at', '<=', at),
+          ),
+        )
+        .execute();
+      return rows.map((row) => ({ orgId: row.org_id, webhookId: row.id }));
+    },
+
+    /**
+     * Claims up to `count` of the endpoint's due deliveries, oldest first, leaving out any that waits
+     * for an earlier delivery of its resource: each is pushed to `leaseEnd`, so that no other worker
+     * takes it while its attempt runs, and it is due again if the process dies. On PostgreSQL, FOR
+     * UPDATE SKIP LOCKED lets several instances claim side by side; on SQLite the statement runs alone.
+     */
+    async claim(endpoint: Endpoint, count: number, at: string, leaseEnd: string): Promise<DeliveryRow[]> {
+      let due = db
+        .selectFrom('webhook_deliveries as d')
+        .select(['d.org_id', 'd.id'])
+        .where('d.org_id', '=', endpoint.orgId)
+        .where('d.webhook_id', '=', endpoint.webhookId)
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', at)
+        .where((eb) => eb.not(earlierPending(eb)))
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('webhooks as w')
+              .select('w.id')
+              .where('w.org_id', '=', endpoint.orgId)
+              .where('w.id', '=', endpoint.webhookId)
+              .where('w.disabled_date', 'is', null),
+          ),
+        )
+        .orderBy('d.next_attempt_at')
+        .orderBy('d.seq')
+        .limit(count);
+      if (isPostgres(db)) due = due.forUpdate().skipLocked();
+      return db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: leaseEnd })
+        .where(sql<boolean>`(org_id, id) in (${due})`)
+        .returningAll()
+        .execute();
+    },
+
+    /** Where and how to post the endpoint's deliveries; undefined once it is deleted. */
+    address(endpoint: Endpoint): Promise<{ url: string; secret: string } | undefined> {
+      return db
+        .selectFrom('webhooks')
+        .select(['url', 'secret'])
+        .where('org_id', '=', endpoint.orgId)
+        .where('id', '=', endpoint.webhookId)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Records an attempt and its consequences, in one transaction: the delivery done, due again at
+     * `retryAt`, or failed for good (`retryAt` null); once it is done or failed, the next delivery of its
+     * resource is released. After a failure the webhook is marked failing, and disabled with
+     * `disabledReason` when it has been failing since `disableIfFailingSince` or before. Nothing is
+     * recorded when the webhook was deleted meanwhile.
+     */
+    async record(
+      delivery: DeliveryRow,
+      attempt: AttemptRecord,
+      outcome: { succeeded: boolean; retryAt: number | null; disableIfFailingSince: string; disabledReason: string },
+    ): Promise<void> {
+      const { org_id: orgId, webhook_id: webhookId } = delivery;
+      const at = Date.now();
+      await inTransaction(db, async (trx) => {
+        // The webhook's row first, as its deletion (cascading to deliveries and attempts) takes it first: the two
+        // then wait for each other instead of deadlocking. It also orders this against the insert of a delivery
+        // of the same resource, which holds the row through its foreign key (see insertDeliveries).
+        if (!(await lockRow(trx, 'webhooks', orgId, webhookId))) return;
+        await trx
+          .insertInto('webhook_attempts')
+          .values({
+            org_id: orgId,
+            delivery_id: delivery.id,
+            attempt: delivery.attempts + 1,
+            attempted_date: now(),
+            duration_ms: attempt.durationMs,
+            status_code: attempt.statusCode,
+            error: attempt.error,
+            response_body: attempt.responseBody,
+          })
+          .execute();
+        const finished = outcome.succeeded || outcome.retryAt === null;
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({
+            attempts: delivery.attempts + 1,
+            status: outcome.succeeded ? 'succeeded' : finished ? 'failed' : 'pending',
+            next_attempt_at: outcome.retryAt === null ? null : instant(outcome.retryAt),
+            updated_date: now(),
+          })
+          .where('org_id', '=', orgId)
+          .where('id', '=', delivery.id)
+          .execute();
+        if (finished && delivery.ordering_key !== null) {
+          const next = trx
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('org_id', '=', orgId)
+            .where('webhook_id', '=', webhookId)
+            .where('ordering_key', '=', delivery.ordering_key)
+            .where('status', '=', 'pending')
+            .orderBy('seq')
+            .limit(1);
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({ next_attempt_at: instant(at) })
+            .where('org_id', '=', orgId)
+            .where('id', '=', next)
+            .where('next_attempt_at', 'is', null)
+            .execute();
+        }
+        const webhook = trx.updateTable('webhooks').where('org_id', '=', orgId).where('id', '=', webhookId);
+        if (outcome.succeeded) {
+          await webhook.set({ failing_since: null }).where('failing_since', 'is not', null).execute();
+          return;
+        }
+        await webhook
+          .set({ failing_since: instant(at) })
+          .where('failing_since', 'is', null)
+          .execute();
+        await webhook
+          .set({ disabled_date: now(), disabled_reason: outcome.disabledReason, updated_date: now() })
+          .where('disabled_date', 'is', null)
+          .where('failing_since', '<=', outcome.disableIfFailingSince)
+          .execute();
+      });
+    },
+
+    /** Deletes the deliveries finished (succeeded or failed for good) before `cutoff`, with their attempts; pending ones stay. */
+    async pruneFinished(cutoff: string): Promise<void> {
+      await db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('updated_date', '<', cutoff).execute();
+    },
+  };
+}
