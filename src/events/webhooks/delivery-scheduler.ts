@@ -49,15 +49,28 @@ export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWor
   let fillAgain = false;
   let polling: Promise<void> = Promise.resolve();
 
-  /** The next queue after the last one served that has a delivery due and a slot free. */
-  function nextReady(): Queue | undefined {
+  /**
+   * The free slots handed out one at a time, in turn, to the endpoints with a delivery due and a slot
+   * of their own free, from the one after the last served: how many each is to claim.
+   */
+  function allocate(): Map<Queue, number> {
     const all = [...queues.values()];
     const start = lastServed === undefined ? 0 : all.findIndex((queue) => keyOf(queue.endpoint) === lastServed) + 1;
-    for (let offset = 0; offset < all.length; offset++) {
-      const queue = all[(start + offset) % all.length]!;
-      if (queue.due && queue.inFlight < settings.endpointConcurrency) return queue;
+    const ready = [...all.slice(start), ...all.slice(0, start)].filter((queue) => queue.due);
+    const plan = new Map<Queue, number>();
+    let free = settings.concurrency - inFlight;
+    for (let given = true; given && free > 0;) {
+      given = false;
+      for (const queue of ready) {
+        const planned = plan.get(queue) ?? 0;
+        if (free === 0 || queue.inFlight + planned >= settings.endpointConcurrency) continue;
+        plan.set(queue, planned + 1);
+        lastServed = keyOf(queue.endpoint);
+        free--;
+        given = true;
+      }
     }
-    return undefined;
+    return plan;
   }
 
   function begin(queue: Queue, item: T): void {
@@ -74,22 +87,22 @@ export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWor
     attempts.add(attempt);
   }
 
-  /** Hands out the free slots; claims run one at a time. */
+  /** Hands out the free slots, and claims for every endpoint given some at once (on SQLite, they then commit together). */
   async function fillSlots(): Promise<void> {
-    while (!stopped && inFlight < settings.concurrency) {
-      const queue = nextReady();
-      if (!queue) return;
-      lastServed = keyOf(queue.endpoint);
-      const wanted = Math.min(settings.endpointConcurrency - queue.inFlight, settings.concurrency - inFlight);
-      let claimed: T[];
-      try {
-        claimed = await work.claim(queue.endpoint, wanted);
-      } catch (error) {
-        log.error({ err: error, webhookId: queue.endpoint.webhookId }, 'claiming webhook deliveries failed');
-        claimed = [];
-      }
-      if (claimed.length < wanted) queue.due = false;
-      for (const item of claimed) begin(queue, item);
+    for (let plan = allocate(); !stopped && plan.size > 0; plan = allocate()) {
+      await Promise.all(
+        [...plan].map(async ([queue, wanted]) => {
+          let claimed: T[];
+          try {
+            claimed = await work.claim(queue.endpoint, wanted);
+          } catch (error) {
+            log.error({ err: error, webhookId: queue.endpoint.webhookId }, 'claiming webhook deliveries failed');
+            claimed = [];
+          }
+          if (claimed.length < wanted) queue.due = false;
+          for (const item of claimed) begin(queue, item);
+        }),
+      );
     }
   }
 

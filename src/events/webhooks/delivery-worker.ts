@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Agent, request } from 'undici';
+import { isPostgres } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { guardedLookup, RefusedAddressError, urlProblem, type AddressPolicy } from './address-policy.js';
 import { RETRY_PERIOD_MS } from './deliveries.js';
 import { startScheduler, type SchedulerSettings } from './delivery-scheduler.js';
 import { signedHeaders } from './signing.js';
-import { deliveryQueue, instant, type AttemptRecord, type DeliveryRow } from './webhooks.repository.js';
+import { deliveryQueue, instant, type AttemptRecord, type ClaimedDelivery, type FinishedAttempt } from './webhooks.repository.js';
 
 export interface WebhookSettings extends AddressPolicy, SchedulerSettings {
   /** The wait after the first failed attempt; each later one waits four times longer, up to six hours. */
@@ -19,12 +20,11 @@ const MAX_RETRY_DELAY_MS = 6 * 3_600_000;
 /** What an attempt keeps of the receiver's answer. */
 const RESPONSE_BODY_LIMIT = 512;
 /**
- * Statements of the worker (claims, outcomes) running at once: attempts end in bursts, and their
- * records must not take every connection of the pool from the API's requests.
+ * Statements of the worker (claims, outcomes) running at once on PostgreSQL: attempts end in bursts,
+ * and their records must not take every connection of the pool from the API's requests. SQLite runs
+ * one at a time anyway, and commits those of one event-loop turn together.
  */
-const DATABASE_TURNS = 2;
-
-type Claimed = DeliveryRow & { url: string; secret: string };
+const POSTGRES_TURNS = 4;
 
 /** The wait before attempt `attempts + 1`, with a tenth of jitter so that failed deliveries do not return in step. */
 function retryDelay(attempts: number, baseMs: number): number {
@@ -70,6 +70,39 @@ function turnTaker(turns: number): <R>(work: () => Promise<R>) => Promise<R> {
   };
 }
 
+/** Attempts recorded in one transaction at most. */
+const RECORDS_PER_BATCH = 100;
+
+/**
+ * Writes items in batches, one batch at a time: those that come while a batch is being written go in
+ * the next, so that a burst of attempts ending together costs a few transactions, not one each. A
+ * batch that fails is written again item by item, so that one bad item fails alone. Each call
+ * resolves once its item is written.
+ */
+function batched<I>(write: (items: I[]) => Promise<void>): (item: I) => Promise<void> {
+  let waiting: { item: I; written: () => void; failed: (error: unknown) => void }[] = [];
+  let writing = false;
+  async function flush(): Promise<void> {
+    writing = true;
+    while (waiting.length > 0) {
+      const batch = waiting.slice(0, RECORDS_PER_BATCH);
+      waiting = waiting.slice(RECORDS_PER_BATCH);
+      try {
+        await write(batch.map((entry) => entry.item));
+        for (const entry of batch) entry.written();
+      } catch {
+        for (const entry of batch) await write([entry.item]).then(entry.written, entry.failed);
+      }
+    }
+    writing = false;
+  }
+  return (item) =>
+    new Promise<void>((written, failed) => {
+      waiting.push({ item, written, failed });
+      if (!writing) void flush();
+    });
+}
+
 /** How a delivery attempt ended: delivered, failed and to be retried, or failed for good. */
 export type DeliveryResult = 'delivered' | 'retrying' | 'failed';
 
@@ -90,10 +123,10 @@ export function startDeliveryWorker(
     bodyTimeout: settings.timeoutMs,
   });
   const queue = deliveryQueue(db);
-  const inTurn = turnTaker(DATABASE_TURNS);
+  const inTurn = isPostgres(db) ? turnTaker(POSTGRES_TURNS) : <R>(work: () => Promise<R>) => work();
   const leaseMs = 2 * settings.timeoutMs + 5000;
 
-  async function post(delivery: Claimed): Promise<AttemptRecord> {
+  async function post(delivery: ClaimedDelivery): Promise<AttemptRecord> {
     const started = Date.now();
     const outcome = (fields: Partial<AttemptRecord>): AttemptRecord => ({
       statusCode: null,
@@ -124,34 +157,32 @@ export function startDeliveryWorker(
     }
   }
 
-  /** Records the attempt: done, retried later, or failed for good; the webhook disabled after a day of failures. */
-  async function record(delivery: Claimed, attempt: AttemptRecord): Promise<DeliveryResult> {
+  const recordInBatches = batched<FinishedAttempt>((attempts) => queue.recordAll(attempts, instant(Date.now() - RETRY_PERIOD_MS)));
+
+  /** Records the attempt (done, retried later, or failed for good; the webhook disabled after a day of failures). */
+  async function record(delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<DeliveryResult> {
     const succeeded = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
-    const at = Date.now();
-    const retryAt = at + retryDelay(delivery.attempts + 1, settings.retryBaseMs);
+    const retryAt = Date.now() + retryDelay(delivery.attempts + 1, settings.retryBaseMs);
     const final = succeeded || retryAt > Date.parse(delivery.give_up_at);
     const last = attempt.statusCode === null ? attempt.error : `HTTP ${attempt.statusCode}`;
-    await inTurn(() =>
-      queue.record(delivery, attempt, {
-        succeeded,
-        retryAt: final ? null : retryAt,
-        disableIfFailingSince: instant(at - RETRY_PERIOD_MS),
-        disabledReason: `Every delivery attempt failed for 24 hours (the last: ${last})`,
-      }),
-    );
+    await recordInBatches({
+      delivery,
+      attempt,
+      succeeded,
+      retryAt: final ? null : retryAt,
+      disabledReason: `Every delivery attempt failed for 24 hours (the last: ${last})`,
+    });
     return succeeded ? 'delivered' : final ? 'failed' : 'retrying';
   }
 
-  const scheduler = startScheduler<Claimed>(
+  const scheduler = startScheduler<ClaimedDelivery>(
     settings,
     {
       due: () => inTurn(() => queue.endpointsDue(instant(Date.now()))),
       claim: (endpoint, count) =>
-        inTurn(async () => {
+        inTurn(() => {
           const at = Date.now();
-          const claimed = await queue.claim(endpoint, count, instant(at), instant(at + leaseMs));
-          const address = claimed.length > 0 ? await queue.address(endpoint) : undefined;
-          return address ? claimed.map((delivery) => ({ ...delivery, ...address })) : [];
+          return queue.claim(endpoint, count, instant(at), instant(at + leaseMs));
         }),
       async attempt(delivery) {
         try {

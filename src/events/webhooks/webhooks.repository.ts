@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { compiledOnce } from '../../db/compiled.js';
 import { pageWindow } from '../../db/filters.js';
 import { isPostgres, lockRow } from '../../db/locking.js';
@@ -14,6 +14,8 @@ import { now } from '../../lib/time.js';
  */
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+/** A delivery claimed for an attempt, with its webhook's URL and signing secret. */
+export type ClaimedDelivery = DeliveryRow & { url: string; secret: string };
 export type NewDelivery = Insertable<WebhookDeliveriesTable>;
 export type WebhookPatch = Partial<Omit<WebhooksTable, 'org_id' | 'id' | 'created_date'>>;
 /** An event of the outbox as a recovery reads it. */
@@ -33,11 +35,27 @@ export interface AttemptRecord {
   durationMs: number;
 }
 
+/** An attempt made, and what follows from it. */
+export interface FinishedAttempt {
+  delivery: DeliveryRow;
+  attempt: AttemptRecord;
+  succeeded: boolean;
+  /** When the delivery is due again after a failure; null when it is not (it succeeded, or failed for good). */
+  retryAt: number | null;
+  /** Why its webhook is disabled, should this failure end a day of failures. */
+  disabledReason: string;
+}
+
 /** How many rows one insert statement carries (PostgreSQL binds at most 65,535 parameters). */
 const ROWS_PER_INSERT = 500;
 
 /** A moment with milliseconds, as `next_attempt_at`, `give_up_at` and `failing_since` hold them. */
 export const instant = (ms: number): string => new Date(ms).toISOString();
+
+/** `(a, b) in ((?, ?), ...)`: rows named by the values of several columns. */
+function keyIn(columns: RawBuilder<unknown>, keys: readonly (readonly string[])[]) {
+  return sql<boolean>`${columns} in (${sql.join(keys.map((key) => sql`(${sql.join(key)})`))})`;
+}
 
 /** Every write looks its organization's webhooks up, so the query is compiled once. */
 const enabledWebhooks = compiledOnce(1, (db, orgId) =>
@@ -85,6 +103,35 @@ function undeliveredEvents(db: Kysely<Database>, orgId: string, webhookId: strin
 export function webhooksRepository(db: Kysely<Database>) {
   const webhook = (orgId: string, id: string) => db.updateTable('webhooks').where('org_id', '=', orgId).where('id', '=', id);
 
+  /**
+   * Makes the new deliveries `rows` wait while an earlier delivery of their webhook and resource is
+   * pending. On PostgreSQL the pending ones are share-locked first, so that one whose outcome is being
+   * recorded is seen as it ends: the worker's release of the next delivery (`record`) cannot see these
+   * rows before they commit, and this decision then cannot miss that release either.
+   */
+  async function waitBehindEarlier(orgId: string, rows: readonly NewDelivery[]): Promise<void> {
+    const ids = rows.map((row) => row.id);
+    if (isPostgres(db)) {
+      await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('webhook_id', 'in', [...new Set(rows.map((row) => row.webhook_id))])
+        .where('ordering_key', 'in', [...new Set(rows.map((row) => row.ordering_key!))])
+        .where('status', '=', 'pending')
+        .where('id', 'not in', ids)
+        .forShare()
+        .execute();
+    }
+    await db
+      .updateTable('webhook_deliveries as d')
+      .set({ next_attempt_at: null })
+      .where('d.org_id', '=', orgId)
+      .where('d.id', 'in', ids)
+      .where(earlierPending)
+      .execute();
+  }
+
   return {
     find(orgId: string, id: string): Promise<WebhooksTable | undefined> {
       return db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
@@ -126,13 +173,9 @@ export function webhooksRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Inserts deliveries, numbered in the order given, and makes each wait (no `next_attempt_at`)
-     * while an earlier delivery of its webhook and resource is pending. The number is PostgreSQL's
-     * identity; SQLite's writers take turns, so there it is the largest so far plus one.
-     *
-     * Waiting is decided after the insert, so that it cannot miss the end of the earlier delivery on
-     * PostgreSQL: the insert holds the webhook's row (its foreign key) until the commit, and the
-     * worker records an outcome, and releases the next delivery, under that row's lock (`record`).
+     * Inserts deliveries, numbered in the order given, each waiting (no `next_attempt_at`) while an
+     * earlier delivery of its webhook and resource is pending. The number is PostgreSQL's identity;
+     * SQLite's writers take turns, so there it is the largest so far plus one.
      */
     async insertDeliveries(rows: readonly NewDelivery[]): Promise<void> {
       if (rows.length === 0) return;
@@ -152,17 +195,10 @@ export function webhooksRepository(db: Kysely<Database>) {
           .execute();
         const keyed = chunk.filter((row) => row.ordering_key !== null);
         for (const orgId of new Set(keyed.map((row) => row.org_id))) {
-          await db
-            .updateTable('webhook_deliveries as d')
-            .set({ next_attempt_at: null })
-            .where('d.org_id', '=', orgId)
-            .where(
-              'd.id',
-              'in',
-              keyed.filter((row) => row.org_id === orgId).map((row) => row.id),
-            )
-            .where(earlierPending)
-            .execute();
+          await waitBehindEarlier(
+            orgId,
+            keyed.filter((row) => row.org_id === orgId),
+          );
         }
       }
     },
@@ -264,11 +300,12 @@ export function deliveryQueue(db: Kysely<Database>) {
 
     /**
      * Claims up to `count` of the endpoint's due deliveries, oldest first, leaving out any that waits
-     * for an earlier delivery of its resource: each is pushed to `leaseEnd`, so that no other worker
-     * takes it while its attempt runs, and it is due again if the process dies. On PostgreSQL, FOR
-     * UPDATE SKIP LOCKED lets several instances claim side by side; on SQLite the statement runs alone.
+     * for an earlier delivery of its resource, with where and how to post them (none once the webhook
+     * is disabled or deleted): each is pushed to `leaseEnd`, so that no other worker takes it while its
+     * attempt runs, and it is due again if the process dies. On PostgreSQL, FOR UPDATE SKIP LOCKED lets
+     * several instances claim side by side; on SQLite the statement runs alone.
      */
-    async claim(endpoint: Endpoint, count: number, at: string, leaseEnd: string): Promise<DeliveryRow[]> {
+    async claim(endpoint: Endpoint, count: number, at: string, leaseEnd: string): Promise<ClaimedDelivery[]> {
       let due = db
         .selectFrom('webhook_deliveries as d')
         .select(['d.org_id', 'd.id'])
@@ -277,113 +314,142 @@ export function deliveryQueue(db: Kysely<Database>) {
         .where('d.status', '=', 'pending')
         .where('d.next_attempt_at', '<=', at)
         .where((eb) => eb.not(earlierPending(eb)))
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('webhooks as w')
-              .select('w.id')
-              .where('w.org_id', '=', endpoint.orgId)
-              .where('w.id', '=', endpoint.webhookId)
-              .where('w.disabled_date', 'is', null),
-          ),
-        )
         .orderBy('d.next_attempt_at')
         .orderBy('d.seq')
         .limit(count);
       if (isPostgres(db)) due = due.forUpdate().skipLocked();
+      const webhook = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+        eb.selectFrom('webhooks as w').whereRef('w.org_id', '=', 'webhook_deliveries.org_id').whereRef('w.id', '=', 'webhook_deliveries.webhook_id');
       return db
         .updateTable('webhook_deliveries')
         .set({ next_attempt_at: leaseEnd })
         .where(sql<boolean>`(org_id, id) in (${due})`)
+        .where((eb) => eb.exists(webhook(eb).select('w.id').where('w.disabled_date', 'is', null)))
         .returningAll()
+        .returning((eb) => [webhook(eb).select('w.url').as('url'), webhook(eb).select('w.secret').as('secret')])
+        .$narrowType<{ url: string; secret: string }>() // the webhook exists: the condition above
         .execute();
     },
 
-    /** Where and how to post the endpoint's deliveries; undefined once it is deleted. */
-    address(endpoint: Endpoint): Promise<{ url: string; secret: string } | undefined> {
-      return db
-        .selectFrom('webhooks')
-        .select(['url', 'secret'])
-        .where('org_id', '=', endpoint.orgId)
-        .where('id', '=', endpoint.webhookId)
-        .executeTakeFirst();
-    },
-
     /**
-     * Records an attempt and its consequences, in one transaction: the delivery done, due again at
-     * `retryAt`, or failed for good (`retryAt` null); once it is done or failed, the next delivery of its
-     * resource is released. After a failure the webhook is marked failing, and disabled with
-     * `disabledReason` when it has been failing since `disableIfFailingSince` or before. Nothing is
-     * recorded when the webhook was deleted meanwhile.
+     * Records attempts and their consequences, in one transaction: each delivery done, due again at its
+     * `retryAt`, or failed for good (`retryAt` null); once one is done or failed, the next delivery of
+     * its resource is released. A webhook whose attempt failed is marked failing, and disabled with the
+     * attempt's `disabledReason` when it has been failing since `disableIfFailingSince` or before; one
+     * whose attempt succeeded is failing no more. Attempts of webhooks deleted meanwhile are dropped.
      */
-    async record(
-      delivery: DeliveryRow,
-      attempt: AttemptRecord,
-      outcome: { succeeded: boolean; retryAt: number | null; disableIfFailingSince: string; disabledReason: string },
-    ): Promise<void> {
-      const { org_id: orgId, webhook_id: webhookId } = delivery;
+    async recordAll(attempts: readonly FinishedAttempt[], disableIfFailingSince: string): Promise<void> {
       const at = Date.now();
       await inTransaction(db, async (trx) => {
-        // The webhook's row first, as its deletion (cascading to deliveries and attempts) takes it first: the two
-        // then wait for each other instead of deadlocking. It also orders this against the insert of a delivery
-        // of the same resource, which holds the row through its foreign key (see insertDeliveries).
-        if (!(await lockRow(trx, 'webhooks', orgId, webhookId))) return;
+        // The webhooks' rows first, in one order, as a deletion (cascading to deliveries and attempts) takes its
+        // webhook's first: they then wait for each other instead of deadlocking. Not FOR UPDATE, which would also
+        // hold back every write queueing a delivery to these webhooks (their foreign key's lock) until the commit.
+        const webhookKeys = [...new Map(attempts.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}`, delivery])).values()];
+        const query = trx
+          .selectFrom('webhooks')
+          .select(['org_id', 'id', 'failing_since'])
+          .where(
+            keyIn(
+              sql`(org_id, id)`,
+              webhookKeys.map((delivery) => [delivery.org_id, delivery.webhook_id]),
+            ),
+          )
+          .orderBy('org_id')
+          .orderBy('id');
+        const webhooks = await (isPostgres(trx) ? query.forNoKeyUpdate() : query).execute();
+        const failingSince = new Map(webhooks.map((row) => [`${row.org_id}/${row.id}`, row.failing_since]));
+        const live = attempts.filter(({ delivery }) => failingSince.has(`${delivery.org_id}/${delivery.webhook_id}`));
+        if (live.length === 0) return;
+        const keysOf = (finished: readonly FinishedAttempt[]) => finished.map(({ delivery }) => [delivery.org_id, delivery.id] as const);
+
         await trx
           .insertInto('webhook_attempts')
-          .values({
-            org_id: orgId,
-            delivery_id: delivery.id,
-            attempt: delivery.attempts + 1,
-            attempted_date: now(),
-            duration_ms: attempt.durationMs,
-            status_code: attempt.statusCode,
-            error: attempt.error,
-            response_body: attempt.responseBody,
-          })
+          .values(
+            live.map(({ delivery, attempt }) => ({
+              org_id: delivery.org_id,
+              delivery_id: delivery.id,
+              attempt: delivery.attempts + 1,
+              attempted_date: now(),
+              duration_ms: attempt.durationMs,
+              status_code: attempt.statusCode,
+              error: attempt.error,
+              response_body: attempt.responseBody,
+            })),
+          )
           .execute();
-        const finished = outcome.succeeded || outcome.retryAt === null;
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({
-            attempts: delivery.attempts + 1,
-            status: outcome.succeeded ? 'succeeded' : finished ? 'failed' : 'pending',
-            next_attempt_at: outcome.retryAt === null ? null : instant(outcome.retryAt),
-            updated_date: now(),
-          })
-          .where('org_id', '=', orgId)
-          .where('id', '=', delivery.id)
-          .execute();
-        if (finished && delivery.ordering_key !== null) {
-          const next = trx
-            .selectFrom('webhook_deliveries')
-            .select('id')
-            .where('org_id', '=', orgId)
-            .where('webhook_id', '=', webhookId)
-            .where('ordering_key', '=', delivery.ordering_key)
-            .where('status', '=', 'pending')
-            .orderBy('seq')
-            .limit(1);
-          await trx
-            .updateTable('webhook_deliveries')
-            .set({ next_attempt_at: instant(at) })
-            .where('org_id', '=', orgId)
-            .where('id', '=', next)
-            .where('next_attempt_at', 'is', null)
+        const deliveries = trx.updateTable('webhook_deliveries').set((eb) => ({ attempts: eb('attempts', '+', 1), updated_date: now() }));
+        const succeeded = live.filter((finished) => finished.succeeded);
+        const failed = live.filter((finished) => !finished.succeeded && finished.retryAt === null);
+        for (const [status, finished] of [
+          ['succeeded', succeeded],
+          ['failed', failed],
+        ] as const) {
+          if (finished.length === 0) continue;
+          await deliveries
+            .set({ status, next_attempt_at: null })
+            .where(keyIn(sql`(org_id, id)`, keysOf(finished)))
             .execute();
         }
-        const webhook = trx.updateTable('webhooks').where('org_id', '=', orgId).where('id', '=', webhookId);
-        if (outcome.succeeded) {
-          await webhook.set({ failing_since: null }).where('failing_since', 'is not', null).execute();
-          return;
+        for (const { delivery, retryAt } of live) {
+          if (retryAt === null) continue;
+          await deliveries
+            .set({ next_attempt_at: instant(retryAt) })
+            .where('org_id', '=', delivery.org_id)
+            .where('id', '=', delivery.id)
+            .execute();
         }
-        await webhook
-          .set({ failing_since: instant(at) })
-          .where('failing_since', 'is', null)
-          .execute();
-        await webhook
-          .set({ disabled_date: now(), disabled_reason: outcome.disabledReason, updated_date: now() })
-          .where('disabled_date', 'is', null)
-          .where('failing_since', '<=', outcome.disableIfFailingSince)
-          .execute();
+
+        // The next delivery of each resource whose delivery ended: a waiting one with no earlier pending.
+        const ended = [...succeeded, ...failed].filter(({ delivery }) => delivery.ordering_key !== null);
+        if (ended.length > 0) {
+          await trx
+            .updateTable('webhook_deliveries as d')
+            .set({ next_attempt_at: instant(at) })
+            .where(
+              keyIn(
+                sql`(d.org_id, d.webhook_id, d.ordering_key)`,
+                ended.map(({ delivery }) => [delivery.org_id, delivery.webhook_id, delivery.ordering_key!]),
+              ),
+            )
+            .where('d.status', '=', 'pending')
+            .where('d.next_attempt_at', 'is', null)
+            .where((eb) => eb.not(earlierPending(eb)))
+            .execute();
+        }
+
+        const webhookOf = ({ delivery }: FinishedAttempt) => [delivery.org_id, delivery.webhook_id] as const;
+        const recovered = succeeded.filter((finished) => failingSince.get(webhookOf(finished).join('/')) !== null);
+        if (recovered.length > 0) {
+          await trx
+            .updateTable('webhooks')
+            .set({ failing_since: null })
+            .where(keyIn(sql`(org_id, id)`, recovered.map(webhookOf)))
+            .execute();
+        }
+        const failures = live.filter((finished) => !finished.succeeded);
+        const starting = failures.filter((finished) => failingSince.get(webhookOf(finished).join('/')) === null);
+        if (starting.length > 0) {
+          await trx
+            .updateTable('webhooks')
+            .set({ failing_since: instant(at) })
+            .where(keyIn(sql`(org_id, id)`, starting.map(webhookOf)))
+            .where('failing_since', 'is', null)
+            .execute();
+        }
+        const disabling = new Map<string, FinishedAttempt>();
+        for (const finished of failures) {
+          const since = failingSince.get(webhookOf(finished).join('/'));
+          if (since && since <= disableIfFailingSince) disabling.set(webhookOf(finished).join('/'), finished);
+        }
+        for (const finished of disabling.values()) {
+          await trx
+            .updateTable('webhooks')
+            .set({ disabled_date: now(), disabled_reason: finished.disabledReason, updated_date: now() })
+            .where('org_id', '=', finished.delivery.org_id)
+            .where('id', '=', finished.delivery.webhook_id)
+            .where('disabled_date', 'is', null)
+            .execute();
+        }
       });
     },
 
