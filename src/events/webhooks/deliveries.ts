@@ -27,7 +27,7 @@ export function newDelivery(
     event_id: message.id,
     event_type: message.type,
     payload,
-    ordering_key: message.type === 'webhook.ping' ? null : orderingKey(message as EventPayload),
+    ordering_key: message.type === 'webhook.ping' ? null : orderingKey(message),
     status: 'pending',
     attempts: 0,
     next_attempt_at: instant(at),

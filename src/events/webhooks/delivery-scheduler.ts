@@ -136,7 +136,11 @@ export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWor
     } catch (error) {
       log.error({ err: error }, 'looking for due webhook deliveries failed');
     }
-    if (!stopped) timer = setTimeout(() => (polling = poll()), settings.pollIntervalMs);
+    if (!stopped) {
+      timer = setTimeout(() => {
+        polling = poll();
+      }, settings.pollIntervalMs);
+    }
   }
 
   polling = poll();
