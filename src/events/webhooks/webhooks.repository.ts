@@ -105,21 +105,36 @@ export function webhooksRepository(db: Kysely<Database>) {
 
   /**
    * Makes the new deliveries `rows` wait while an earlier delivery of their webhook and resource is
-   * pending. On PostgreSQL the pending ones are share-locked first, so that one whose outcome is being
-   * recorded is seen as it ends: the worker's release of the next delivery (`record`) cannot see these
-   * rows before they commit, and this decision then cannot miss that release either.
+   * pending. On PostgreSQL the last pending one of each is share-locked first, so that it cannot end
+   * unseen: the worker's release of the next delivery (`recordAll`) would not see these rows before
+   * they commit, so this decision must see that one's end, or hold it back until after the commit.
+   * (An earlier one than the last is not in flight: it waits behind the last's predecessors.)
    */
   async function waitBehindEarlier(orgId: string, rows: readonly NewDelivery[]): Promise<void> {
     const ids = rows.map((row) => row.id);
     if (isPostgres(db)) {
       await db
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('org_id', '=', orgId)
-        .where('webhook_id', 'in', [...new Set(rows.map((row) => row.webhook_id))])
-        .where('ordering_key', 'in', [...new Set(rows.map((row) => row.ordering_key!))])
-        .where('status', '=', 'pending')
-        .where('id', 'not in', ids)
+        .selectFrom('webhook_deliveries as d')
+        .select('d.id')
+        .where('d.org_id', '=', orgId)
+        .where('d.webhook_id', 'in', [...new Set(rows.map((row) => row.webhook_id))])
+        .where('d.ordering_key', 'in', [...new Set(rows.map((row) => row.ordering_key!))])
+        .where('d.status', '=', 'pending')
+        .where('d.id', 'not in', ids)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('webhook_deliveries as later')
+                .select('later.id')
+                .whereRef('later.org_id', '=', 'd.org_id')
+                .whereRef('later.webhook_id', '=', 'd.webhook_id')
+                .whereRef('later.ordering_key', '=', 'd.ordering_key')
+                .where('later.status', '=', 'pending')
+                .whereRef('later.seq', '>', 'd.seq')
+                .where('later.id', 'not in', ids),
+            ),
+          ),
+        )
         .forShare()
         .execute();
     }
