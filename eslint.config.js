@@ -41,7 +41,7 @@ const LAYERS = {
   plugins: ['lib', 'db', 'auth', 'rate-limit', 'http'],
   resources: ['lib', 'db', 'auth', 'events', 'http', 'idempotency'],
   oauth: ['lib', 'db', 'auth', 'http', 'plugins', 'rate-limit', 'resources'],
-  scim: ['lib', 'db', 'auth', 'http', 'plugins', 'resources'],
+  scim: ['lib', 'db', 'auth', 'events', 'http', 'plugins', 'resources'],
   'resources/index.ts': ['lib', 'db', 'auth', 'events', 'http', 'resources', 'scim'],
   server: ['lib', 'db', 'events', 'http', 'plugins'],
   'config.ts': ['lib', 'db', 'events', 'rate-limit', 'server'],

@@ -460,7 +460,7 @@ const COMMANDS: Command[] = [
       try {
         const summary = await importUsers(db, caller, file, { format, dryRun: values['dry-run'] ?? false }, io);
         if (!summary) return 1;
-        const counts = `${summary.created} created, ${summary.updated} updated, ${summary.userfieldValues} userfield values`;
+        const counts = `${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.userfieldValues} userfield values`;
         const name = basename(file);
         print(
           summary,

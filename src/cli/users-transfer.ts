@@ -14,21 +14,23 @@ import { lookupKey } from '../db/keys.js';
 import { inTransaction } from '../db/unit-of-work.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, IN_USE_MESSAGE } from '../lib/errors.js';
-import { hashPassword } from '../lib/passwords.js';
+import { hashPassword, verifyPassword } from '../lib/passwords.js';
+import { tagsColumn } from '../lib/tags.js';
 import { bodyValidator } from '../plugins/validation.js';
 import { checkValue } from '../resources/userfield-values/value-checks.js';
 import { userfieldValuesRepository } from '../resources/userfield-values/userfield-values.repository.js';
 import { userfieldValuesService } from '../resources/userfield-values/userfield-values.service.js';
 import { userfieldsRepository, type UserfieldRow } from '../resources/userfields/userfields.repository.js';
-import { usersRepository } from '../resources/users/users.repository.js';
+import { usersRepository, VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../resources/users/users.repository.js';
 import { CreateUser } from '../resources/users/users.schemas.js';
-import { usersService } from '../resources/users/users.service.js';
+import { usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
 
 /**
  * `import users` and `export users`: an organization's people in and out as CSV or JSON Lines, one
  * user a row. Columns are user properties and userfields (by name or id). Every row is checked with
  * the API's own validation before anything is written; the writes then go through the same services
- * as the API, a batch per transaction, so every rule the API applies holds for an import too.
+ * as the API, a batch per transaction, so every rule the API applies holds for an import too, and
+ * the same events are recorded. A row equal to what is stored writes nothing.
  */
 
 export type Format = 'csv' | 'jsonl';
@@ -202,7 +204,7 @@ async function checkedRows(db: Kysely<Database>, orgId: string, file: string, fo
       } else {
         const checked = checkValue(column.field, value);
         if ('error' in checked) rowProblems[name] = checked.error;
-        else values[column.field.id] = value;
+        else values[column.field.id] = checked.value;
       }
     }
     try {
@@ -255,13 +257,115 @@ export interface ImportSummary {
   rows: number;
   created: number;
   updated: number;
+  /** Rows equal to what is stored: nothing written for them. */
+  unchanged: number;
+  /** Values set or changed (a value equal to the stored one is not counted). */
   userfieldValues: number;
   dryRun: boolean;
 }
 
+/** A user as stored, what a row is compared with. */
+interface StoredUser {
+  row: VisibleUserRow;
+  passwordHash: string | null;
+  /** Userfield id → value. */
+  values: Map<string, unknown>;
+}
+
+/** The listed users as stored, with their userfield values: two statements for a batch of rows. */
+async function storedUsers(db: Kysely<Database>, orgId: string, ids: readonly string[]): Promise<Map<string, StoredUser>> {
+  const users = new Map<string, StoredUser>();
+  if (ids.length === 0) return users;
+  const rows = await db
+    .selectFrom('users')
+    .select([...VISIBLE_COLUMNS, 'password_hash'])
+    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
+    .execute();
+  for (const { password_hash, ...row } of rows) users.set(row.id, { row: visibleUser(row), passwordHash: password_hash, values: new Map() });
+  for (const value of await userfieldValuesRepository(db).ofUsers(orgId, ids)) {
+    users.get(value.user_id)?.values.set(value.userfield_id, JSON.parse(value.value));
+  }
+  return users;
+}
+
+type Properties = Omit<CreateUser, 'password'>;
+const TEXT_COLUMNS = { firstName: 'first_name', lastName: 'last_name', username: 'username', locale: 'locale' } as const;
+
+/** The row's properties that differ from the stored user's, compared as the users service stores them. */
+function changedProperties(stored: VisibleUserRow, user: Properties): UserChanges {
+  const changes: UserChanges = {};
+  if (user.email !== stored.email) changes.email = user.email;
+  for (const [property, column] of Object.entries(TEXT_COLUMNS) as [keyof typeof TEXT_COLUMNS, keyof typeof stored][]) {
+    const value = user[property];
+    if (value !== undefined && (value || null) !== stored[column]) changes[property] = value;
+  }
+  if (user.tags !== undefined && tagsColumn(user.tags) !== stored.tags) changes.tags = user.tags;
+  if (user.active !== undefined && user.active !== stored.active) changes.active = user.active;
+  return changes;
+}
+
+/** The row's values that differ from the stored ones (both canonical: as `checkValue` gives them). */
+function changedValues(stored: ReadonlyMap<string, unknown>, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([fieldId, value]) => JSON.stringify(value) !== JSON.stringify(stored.get(fieldId))));
+}
+
+/** What a row writes: all of it for a new user; for an existing one, what differs from the stored user, and nothing when nothing does. */
+interface RowWrite {
+  row: ImportRow;
+  /** A new user's properties, or an existing user's changed ones; a changed password as its hash (none in a dry run). */
+  user: UserChanges;
+  values: Record<string, unknown>;
+  unchanged: boolean;
+}
+
 /**
- * Imports the file, or with `dryRun` only checks it. Problems are printed with their row numbers,
- * and then nothing is written: the result is undefined.
+ * Compares a batch of rows with their users as stored (read in bulk) and hashes the new passwords,
+ * several at once on other threads, so no transaction waits for them. A password is new unless it
+ * is the one stored; a dry run only tells which are.
+ */
+async function plannedWrites(db: Kysely<Database>, orgId: string, batch: readonly ImportRow[], dryRun: boolean): Promise<RowWrite[]> {
+  const stored = await storedUsers(
+    db,
+    orgId,
+    batch.flatMap((row) => row.existingId ?? []),
+  );
+  return mapConcurrently(batch, availableParallelism(), async (row) => {
+    const { password, ...properties } = row.user;
+    const current = row.existingId === undefined ? undefined : stored.get(row.existingId);
+    // A user deleted since the check keeps every property, and its update is refused as such.
+    const user = current ? changedProperties(current.row, properties) : { ...properties };
+    const values = current ? changedValues(current.values, row.values) : row.values;
+    const newPassword = password !== undefined && !(current?.passwordHash && (await verifyPassword(password, current.passwordHash)));
+    if (newPassword && !dryRun) user.passwordHash = await hashPassword(password);
+    const unchanged = current !== undefined && !newPassword && Object.keys(user).length + Object.keys(values).length === 0;
+    return { row, user, values, unchanged };
+  });
+}
+
+/** Writes a batch's rows in one unit of work; a row the services refuse undoes the batch. */
+async function writeBatch(db: Kysely<Database>, caller: Caller, writes: readonly RowWrite[], rowsBefore: number): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const users = usersService(trx);
+    const values = userfieldValuesService(trx);
+    for (const { row, user, values: changed, unchanged } of writes) {
+      if (unchanged) continue;
+      try {
+        const id = row.existingId ?? (await users.create(caller, user as UserCreation));
+        if (row.existingId && Object.keys(user).length > 0) await users.update(caller, id, user);
+        if (Object.keys(changed).length > 0) await values.update(caller, id, changed);
+      } catch (error) {
+        // Changed since the check (by the API meanwhile): this batch is undone, the earlier ones stay.
+        const problems = Object.entries(fieldErrorsOf(error)).map(([property, message]) => `${property}: ${message}`);
+        throw new ImportInterrupted(`row ${row.number}: ${problems.join('; ')}; the ${rowsBefore} rows before its batch were imported`);
+      }
+    }
+  });
+}
+
+/**
+ * Imports the file, or with `dryRun` only checks it and tells what it would change. Problems are
+ * printed with their row numbers, and then nothing is written: the result is undefined.
  */
 export async function importUsers(
   db: Kysely<Database>,
@@ -277,47 +381,28 @@ export async function importUsers(
     for (const problem of problems) io.err(`  ${problem}`);
     return undefined;
   }
-  const summary: ImportSummary = {
-    rows: rows.length,
-    created: rows.filter((row) => !row.existingId).length,
-    updated: rows.filter((row) => row.existingId).length,
-    userfieldValues: rows.reduce((sum, row) => sum + Object.keys(row.values).length, 0),
-    dryRun: options.dryRun,
-  };
-  if (options.dryRun || rows.length === 0) return summary;
+  const summary: ImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0, userfieldValues: 0, dryRun: options.dryRun };
+  if (rows.length === 0) return summary;
 
-  const bar = progressBar(rows.length, 'Importing users');
+  const bar = progressBar(rows.length, options.dryRun ? 'Comparing users' : 'Importing users');
   try {
     for (let start = 0; start < rows.length; start += ROWS_PER_BATCH) {
       const batch = rows.slice(start, start + ROWS_PER_BATCH);
-      // Hashed before the transaction, several at once on other threads, so no lock waits for them.
-      const hashes = await mapConcurrently(batch, availableParallelism(), (row) =>
-        row.user.password === undefined ? Promise.resolve(undefined) : hashPassword(row.user.password),
-      );
-      await inTransaction(db, async (trx) => {
-        const users = usersService(trx);
-        const values = userfieldValuesService(trx);
-        for (const [i, row] of batch.entries()) {
-          const { password: _hashedAbove, ...user } = row.user;
-          const changes = { ...user, ...(hashes[i] ? { passwordHash: hashes[i] } : {}) };
-          try {
-            const id = row.existingId ?? (await users.create(caller, changes));
-            if (row.existingId) await users.update(caller, id, changes);
-            if (Object.keys(row.values).length > 0) await values.update(caller, id, row.values);
-          } catch (error) {
-            // Changed since the check (by the API meanwhile): this batch is undone, the earlier ones stay.
-            const problems = Object.entries(fieldErrorsOf(error)).map(([property, message]) => `${property}: ${message}`);
-            throw new ImportInterrupted(`row ${row.number}: ${problems.join('; ')}; the ${start} rows before its batch were imported`);
-          }
-        }
-      });
+      const writes = await plannedWrites(db, caller.orgId, batch, options.dryRun);
+      if (!options.dryRun && writes.some((write) => !write.unchanged)) await writeBatch(db, caller, writes, start);
+      for (const write of writes) {
+        if (write.unchanged) summary.unchanged++;
+        else if (write.row.existingId) summary.updated++;
+        else summary.created++;
+        summary.userfieldValues += Object.keys(write.values).length;
+      }
       bar.increment(batch.length);
     }
   } finally {
     bar.stop();
   }
   // The planner's statistics, now that the tables may have grown many times over.
-  await analyze(db, ['users', 'userfield_values']);
+  if (!options.dryRun && summary.created + summary.updated > 0) await analyze(db, ['users', 'userfield_values']);
   return summary;
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { now } from '../lib/time.js';
 import { isPostgres } from './locking.js';
 import { inTransaction } from './unit-of-work.js';
@@ -18,6 +18,13 @@ interface OrderedRow {
   id: string;
   order_index: number;
   updated_date: string;
+}
+
+/** A row that a change of its list shifted, as it was before: its id, former orderIndex and former updatedDate. */
+export interface ShiftedRow {
+  id: string;
+  orderIndex: number;
+  updatedDate: string;
 }
 
 /**
@@ -63,41 +70,51 @@ export function denseOrder(trx: Transaction<Database>, table: OrderedTable, orgI
   }
 
   /**
-   * Adds `delta` to every position from `from` through `to` (inclusive; an open end runs to the list's end).
-   * A row whose position changes has changed: a sync job reading by updatedDate learns its new orderIndex.
+   * Adds `delta` to every position from `from` through `to` (inclusive; an open end runs to the list's end),
+   * and gives the rows it shifted as they were. A row whose position changes has changed: a sync job
+   * reading by updatedDate learns its new orderIndex, and each shifted row gets its own update event.
    */
-  async function shift(delta: 1 | -1, from: number, to?: number): Promise<void> {
+  async function shift(delta: 1 | -1, from: number, to?: number): Promise<ShiftedRow[]> {
+    const inRange = (eb: ExpressionBuilder<Record<OrderedTable, OrderedRow>, OrderedTable>) =>
+      eb.and([
+        eb('org_id', '=', orgId),
+        eb('order_index', '>=', from),
+        ...(to === undefined ? [] : [eb('order_index', '<=', to)]),
+        ...(list === undefined ? [] : [eb(db.dynamic.ref(list.column), '=', list.value)]),
+      ]);
+    const rows = await db.selectFrom(table).select(['id', 'order_index', 'updated_date']).where(inRange).orderBy('order_index').execute();
+    if (rows.length === 0) return [];
     await db
       .updateTable(table)
       .set({ order_index: sql<number>`order_index + ${delta}`, updated_date: now() })
-      .where('org_id', '=', orgId)
-      .where('order_index', '>=', from)
-      .$if(list !== undefined, (q) => q.where(db.dynamic.ref(list!.column), '=', list!.value))
-      .$if(to !== undefined, (q) => q.where('order_index', '<=', to!))
+      .where(inRange)
       .execute();
+    return rows.map((row) => ({ id: row.id, orderIndex: row.order_index, updatedDate: row.updated_date }));
   }
 
   return {
-    /** Makes room for a new row at `requested` (omitted or beyond the end → the end) and returns its position. */
-    async openSlot(requested?: number): Promise<number> {
+    /**
+     * Makes room for a new row at `requested` (omitted or beyond the end → the end): its position,
+     * and the rows shifted to make room.
+     */
+    async openSlot(requested?: number): Promise<{ position: number; shifted: ShiftedRow[] }> {
       const end = await size();
       const position = requested === undefined ? end : Math.min(requested, end);
-      await shift(1, position);
-      return position;
+      return { position, shifted: await shift(1, position) };
     },
 
-    /** Moves the row at `from` to `requested` (beyond the end → the end), shifting the rows between. */
-    async move(id: string, from: number, requested: number): Promise<void> {
+    /** Moves the row at `from` to `requested` (beyond the end → the end), shifting the rows between; gives those. */
+    async move(id: string, from: number, requested: number): Promise<ShiftedRow[]> {
       const to = Math.min(requested, (await size()) - 1);
-      if (to === from) return;
-      if (to < from) await shift(1, to, from - 1);
-      else await shift(-1, from + 1, to);
+      if (to === from) return [];
+      const shifted = to < from ? await shift(1, to, from - 1) : await shift(-1, from + 1, to);
       await db.updateTable(table).set({ order_index: to, updated_date: now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
+      return shifted;
     },
 
-    /** Closes the gap a removed row left at `position`. */
-    async closeGap(position: number): Promise<void> {
-      await shift(-1, position + 1);
+    /** Closes the gap a removed row left at `position`; gives the rows it shifted. */
+    closeGap(position: number): Promise<ShiftedRow[]> {
+      return shift(-1, position + 1);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { stringify } from 'safe-stable-stringify';
 import { compiledOnce } from '../db/compiled.js';
+import type { ShiftedRow } from '../db/dense-order.js';
 import { isPostgres } from '../db/locking.js';
 import type { Database } from '../db/schema.js';
 import { beforeCommit } from '../db/unit-of-work.js';
@@ -70,6 +71,25 @@ export function recordUpdate(trx: Kysely<Database>, orgId: string, type: EventTy
   const previous = previousAttributes(before, after);
   if (previous) recordEvent(trx, orgId, type, after, previous);
   return previous !== undefined;
+}
+
+/**
+ * Records an update event for each item that a change of its list shifted (`shifted`: each one's id
+ * with its former orderIndex and updatedDate), as `read` gives the items now.
+ */
+export async function recordShifts<T extends { id: string }>(
+  trx: Kysely<Database>,
+  orgId: string,
+  type: EventType,
+  shifted: readonly ShiftedRow[],
+  read: (ids: string[]) => Promise<T[]>,
+): Promise<void> {
+  if (shifted.length === 0) return;
+  const items = new Map((await read(shifted.map((row) => row.id))).map((item) => [item.id, item]));
+  for (const { id, orderIndex, updatedDate } of shifted) {
+    const item = items.get(id)!;
+    recordUpdate(trx, orgId, type, { ...item, orderIndex, updatedDate }, item);
+  }
 }
 
 /** Most units of work record one event, so its insert is compiled once. */

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { pruneEvents } from '../../src/events/retention.js';
-import { inTransaction } from '../../src/db/unit-of-work.js';
+import { beforeCommit, inTransaction } from '../../src/db/unit-of-work.js';
+import { recordEvent } from '../../src/events/outbox.js';
 import { usersService } from '../../src/resources/users/users.service.js';
 import { UNKNOWN_CURSOR } from '../../src/resources/events/events.service.js';
 import { createUser, unique } from '../helpers/collections.js';
-import { eventsAfter } from '../helpers/events.js';
+import { eventsAfter, latestEventId } from '../helpers/events.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { GROUP_SCHEMA, ScimClient } from '../scim/scim-client.js';
 
 forEachEngine('event feed', (h) => {
-  const last = async () => (await eventsAfter(h)).at(-1)?.id as string | undefined;
+  const last = () => latestEventId(h);
 
   it('records every kind of change with the resource as the API returns it, in order', async () => {
     const start = await last();
@@ -19,6 +20,7 @@ forEachEngine('event feed', (h) => {
     const fieldId = await h.create('userfields', { type: 'text', name: 'Job', categoryId });
     assert.equal((await h.put(`users/${userId}`, { firstName: 'Ada' })).statusCode, 204);
     assert.equal((await h.put(`users/${userId}/userfieldvalues`, { [fieldId]: 'Engineer' })).statusCode, 204);
+    const valuesDate = (await h.get(`users/${userId}`)).json().updatedDate;
     assert.equal((await h.put(`users/${userId}/agreements/standard`, { agreed: true })).statusCode, 204);
     const offeringId = await h.create('offerings', { title: 'Course' });
     assert.equal((await h.put(`offerings/${offeringId}`, { title: 'Course 2' })).statusCode, 204);
@@ -44,6 +46,8 @@ forEachEngine('event feed', (h) => {
       events.map((event) => event.type),
       [
         'user.created',
+        'userfieldcategory.created',
+        'userfield.created',
         'user.updated',
         'userfieldvalues.updated',
         'useragreement.updated',
@@ -67,7 +71,7 @@ forEachEngine('event feed', (h) => {
     assert.equal(new Set(events.map((event) => event.id)).size, events.length);
     const byType = (type: string) => events.filter((event) => event.type === type).map((event) => event.data);
     assert.deepEqual(byType('user.updated'), [{ ...user, updatedDate: byType('user.updated')[0].updatedDate }]);
-    assert.deepEqual(byType('userfieldvalues.updated'), [{ userId, values: { [fieldId]: 'Engineer' } }]);
+    assert.deepEqual(byType('userfieldvalues.updated'), [{ userId, values: { [fieldId]: 'Engineer' }, updatedDate: valuesDate }]);
     assert.deepEqual(byType('useragreement.updated'), [{ userId, ...agreement }]);
     assert.deepEqual(byType('offering.updated'), [offering]);
     assert.deepEqual(byType('registration.created')[0], registration);
@@ -115,7 +119,7 @@ forEachEngine('event feed', (h) => {
     );
   });
 
-  it('records nothing for a change whose transaction rolls back', async () => {
+  it('records nothing for a change whose unit of work fails after recording it, and refuses an event outside a unit of work', async () => {
     const start = await last();
     const userId = await createUser(h);
     const afterCreate = await last();
@@ -134,12 +138,28 @@ forEachEngine('event feed', (h) => {
       }),
       /rolled back/,
     );
+    // Failing at the commit, after the events were written: they roll back with the change.
+    await assert.rejects(
+      inTransaction(h.database.db, async (trx) => {
+        await usersService(trx).create({ orgId: h.org.id, tokenId: 'test', scopes: ['write'] }, { email: 'failed-commit@example.com' });
+        beforeCommit(trx, () => Promise.reject(new Error('failed at the commit')));
+      }),
+      /failed at the commit/,
+    );
+    // An event cannot be recorded where no unit of work would write it with its change.
+    const event = ['user.deleted', { id: userId }] as const;
+    assert.throws(() => recordEvent(h.database.db, h.org.id, ...event), /unit of work/);
+    await assert.rejects(
+      h.database.db.transaction().execute(async (trx) => recordEvent(trx, h.org.id, ...event)),
+      /unit of work/,
+    );
     assert.equal(await last(), afterCreate);
     assert.deepEqual(
       (await eventsAfter(h, start)).map((event) => event.type),
       ['user.created'],
     );
-    assert.equal((await h.get('users', { query: { email: 'rolled-back@example.com' } })).json().results.length, 0);
+    for (const email of ['rolled-back@example.com', 'failed-commit@example.com'])
+      assert.equal((await h.get('users', { query: { email } })).json().results.length, 0, email);
   });
 
   it('forgets events older than the retention period', async () => {

@@ -119,9 +119,17 @@ forEachEngine(
       await h.put(`registrations/${second}`, { grade: 90 });
       await h.delete(`users/${await createUser(h)}`);
       await h.delete(`offerings/${await h.create('offerings', { title: 'Bare' })}`);
+      await h.put(`userfieldcategories/${categoryId}`, { name: unique('Renamed') });
+      await h.put(`userfields/${fieldId}`, { name: 'Role' });
+      const offeringCategoryId = await h.create('offeringcategories', { name: unique('Topic') });
+      await h.put(`offeringcategories/${offeringCategoryId}`, { name: unique('Subject') });
+      await h.delete(`offeringcategories/${offeringCategoryId}`);
+      await h.put('agreements/standard', { title: unique('Terms') });
+      await h.delete(`userfields/${fieldId}`); // and the user's value of it
+      await h.delete(`userfieldcategories/${categoryId}`);
 
       const expected = await eventsAfter(h, cursor);
-      assert.equal(expected.length, 14);
+      assert.equal(expected.length, 25);
       await receiver.until(() => expected.every((event: { id: string }) => receiver.of(event.id).length > 0), 'every event');
       const got = receiver.received.slice(start);
       assert.deepEqual(new Set(got.map((request) => request.event.type)), new Set(EVENT_TYPES));

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import type { Harness, RequestOptions } from './harness.js';
 
 let counter = 0;
@@ -39,4 +40,12 @@ export async function createUser(h: Harness, options?: RequestOptions): Promise<
 export function withoutUpdatedDate<T extends { updatedDate?: string }>(item: T): Omit<T, 'updatedDate'> {
   const { updatedDate: _updatedDate, ...rest } = item;
   return rest;
+}
+
+/** A moment long before any test runs: a row set back to it has visibly changed once its updatedDate moves. */
+export const LONG_AGO = '2001-02-03T04:05:06Z';
+
+/** Sets rows' updated_date directly, so tests need not wait for the clock to pass a second. */
+export async function setUpdated(h: Harness, table: string, ids: readonly string[], at = LONG_AGO): Promise<void> {
+  await sql`update ${sql.table(table)} set updated_date = ${at} where id in (${sql.join(ids)})`.execute(h.database.db);
 }

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createUser, listAll, unique } from '../helpers/collections.js';
-import { forEachEngine, type Harness } from '../helpers/harness.js';
+import { createUser, listAll, LONG_AGO, setUpdated, unique } from '../helpers/collections.js';
+import { forEachEngine } from '../helpers/harness.js';
 import { ScimClient } from '../scim/scim-client.js';
-
-/** A moment long before any test runs: a row set back to it has visibly changed once its updatedDate moves. */
-const LONG_AGO = '2001-02-03T04:05:06Z';
-
-/** Sets rows' updated_date directly, so tests need not wait for the clock to pass a second. */
-async function setUpdated(h: Harness, table: string, ids: readonly string[], at = LONG_AGO): Promise<void> {
-  await sql`update ${sql.table(table)} set updated_date = ${at} where id in (${sql.join(ids)})`.execute(h.database.db);
-}
 
 forEachEngine('updatedDate', (h) => {
   let offeringCategoryId: string;

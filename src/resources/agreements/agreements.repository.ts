@@ -47,15 +47,14 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
       await forUpdate(db, db.selectFrom('agreements').select('type').where('org_id', '=', orgId).where('type', '=', type)).execute();
     },
 
-    /** Defines the agreement; if a concurrent request defined it first, this one revises it. */
-    async define(row: AgreementRow, revisedDate: string): Promise<void> {
-      await db
+    /** Defines the agreement; false when a concurrent request defined it first (and this one wrote nothing). */
+    async define(row: AgreementRow): Promise<boolean> {
+      const result = await db
         .insertInto('agreements')
         .values(row)
-        .onConflict((conflict) =>
-          conflict.columns(['org_id', 'type']).doUpdateSet({ title: row.title, text: row.text, required: row.required, updated_date: revisedDate }),
-        )
-        .execute();
+        .onConflict((conflict) => conflict.columns(['org_id', 'type']).doNothing())
+        .executeTakeFirst();
+      return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
     },
 
     async update(orgId: string, type: AgreementRow['type'], patch: AgreementPatch): Promise<void> {

@@ -9,7 +9,7 @@ import { findById, found } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordUpdate } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { agreementsRepository, type AgreementOfUser, type AgreementPatch, type AgreementRow } from './agreements.repository.js';
 import {
@@ -70,29 +70,47 @@ export function agreementsService(db: Kysely<Database>) {
       return toResponse(found(isAgreementType(type) ? await agreements.find(caller.orgId, type) : undefined));
     },
 
-    /** Defines the agreement (title and text required the first time) or revises what is sent. */
+    /**
+     * Defines the agreement (title and text required the first time) or revises what is sent. Only
+     * what differs is a revision: PUTting back what was read changes nothing, updatedDate included.
+     */
     async put(caller: Caller, type: string, input: PutAgreement): Promise<void> {
       if (!isAgreementType(type)) throw errors.notFound();
-      const fieldErrors: FieldErrors = {};
-      if (type === 'custom' && input.required === false) fieldErrors.required = 'the custom agreement is always required';
-      const current = await agreements.find(caller.orgId, type);
-      if (!current) {
-        if (input.title === undefined) fieldErrors.title = 'required';
-        if (input.text === undefined) fieldErrors.text = 'required';
-      }
-      if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+      const { orgId } = caller;
+      await inTransaction(db, async (trx) => {
+        const repository = agreementsRepository(trx);
+        const locked = async () => {
+          await repository.lock(orgId, type);
+          return repository.find(orgId, type);
+        };
+        let current = await locked();
+        const fieldErrors: FieldErrors = {};
+        if (type === 'custom' && input.required === false) fieldErrors.required = 'the custom agreement is always required';
+        if (!current) {
+          if (input.title === undefined) fieldErrors.title = 'required';
+          if (input.text === undefined) fieldErrors.text = 'required';
+        }
+        if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
 
-      const at = now();
-      if (!current) {
-        const { title, text, required = true } = input;
-        return agreements.define({ org_id: caller.orgId, type, title: title!, text: text!, required, created_date: at, updated_date: null }, at);
-      }
-      // Only what differs is a revision: PUTting back what was read changes nothing, updatedDate included.
-      const patch: AgreementPatch = {};
-      if (input.title !== undefined && input.title !== current.title) patch.title = input.title;
-      if (input.text !== undefined && input.text !== current.text) patch.text = input.text;
-      if (input.required !== undefined && input.required !== current.required) patch.required = input.required;
-      if (Object.keys(patch).length > 0) await agreements.update(caller.orgId, type, { ...patch, updated_date: at });
+        const at = now();
+        if (!current) {
+          const { title, text, required = true } = input;
+          const row: AgreementRow = { org_id: orgId, type, title: title!, text: text!, required, created_date: at, updated_date: null };
+          if (await repository.define(row)) {
+            // Defined: every property is new, previously absent.
+            recordUpdate(trx, orgId, 'agreement.updated', {}, toResponse(row));
+            return;
+          }
+          current = (await locked())!; // a concurrent request defined it first: this one revises it
+        }
+        const patch: AgreementPatch = {};
+        if (input.title !== undefined && input.title !== current.title) patch.title = input.title;
+        if (input.text !== undefined && input.text !== current.text) patch.text = input.text;
+        if (input.required !== undefined && input.required !== current.required) patch.required = input.required;
+        if (Object.keys(patch).length === 0) return;
+        await repository.update(orgId, type, { ...patch, updated_date: at });
+        recordUpdate(trx, orgId, 'agreement.updated', toResponse(current), toResponse({ ...current, ...patch, updated_date: at }));
+      });
     },
 
     async listForUser(caller: Caller, userId: string, _query: UserAgreementQuery, paging: Paging): Promise<UserAgreement[]> {
@@ -126,7 +144,7 @@ export function agreementsService(db: Kysely<Database>) {
         // What a user agreed to is part of the user (see userfield values).
         await usersRepository(trx).update(orgId, userId, { updated_date: at });
         const [changed] = await repository.ofUser(orgId, userId, type);
-        recordEvent(trx, orgId, 'useragreement.updated', { userId, ...toUserResponse(changed!) });
+        recordUpdate(trx, orgId, 'useragreement.updated', { userId, ...toUserResponse(agreement!) }, { userId, ...toUserResponse(changed!) });
       });
     },
   };

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { findInBatches } from '../../db/batches.js';
 import { containsText, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
 import type { Database, OfferingCategoriesTable } from '../../db/schema.js';
@@ -34,6 +35,13 @@ export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<
 
     find(orgId: string, id: string): Promise<OfferingCategoryRow | undefined> {
       return db.selectFrom('offering_categories').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The categories with these ids, in list order. */
+    findMany(orgId: string, ids: readonly string[]): Promise<OfferingCategoryRow[]> {
+      return findInBatches(ids, (batch) =>
+        db.selectFrom('offering_categories').selectAll().where('org_id', '=', orgId).where('id', 'in', batch).orderBy('order_index').execute(),
+      );
     },
 
     /** Which of `ids` exist in the organization. */

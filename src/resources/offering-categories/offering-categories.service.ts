@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import { denseOrder, orderedWrite } from '../../db/dense-order.js';
+import type { Kysely, Transaction } from 'kysely';
+import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.js';
+import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
@@ -8,15 +9,13 @@ import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import {
-  offeringCategoriesRepository,
-  type NewOfferingCategory,
-  type OfferingCategoryPatch,
-  type OfferingCategoryRow,
-} from './offering-categories.repository.js';
+import { recordEvent, recordShifts, recordUpdate } from '../../events/outbox.js';
+import { offeringsRepository } from '../offerings/offerings.repository.js';
+import { offeringsOf } from '../offerings/offerings.service.js';
+import { offeringCategoriesRepository, type NewOfferingCategory, type OfferingCategoryPatch } from './offering-categories.repository.js';
 import type { CreateOfferingCategory, OfferingCategory, OfferingCategoryQuery, UpdateOfferingCategory } from './offering-categories.schemas.js';
 
-function toResponse(row: OfferingCategoryRow): OfferingCategory {
+function toResponse(row: NewOfferingCategory): OfferingCategory {
   const category: OfferingCategory = {
     id: row.id,
     name: row.name,
@@ -27,6 +26,18 @@ function toResponse(row: OfferingCategoryRow): OfferingCategory {
   if (row.description) category.description = row.description;
   if (row.color) category.color = row.color;
   return category;
+}
+
+/** The organization's offering categories form one dense list. */
+function categoriesInOrder(trx: Transaction<Database>, orgId: string) {
+  return denseOrder(trx, 'offering_categories', orgId);
+}
+
+/** Records the update event of each category a change of the list shifted. */
+function recordShiftedCategories(trx: Transaction<Database>, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
+  return recordShifts(trx, orgId, 'offeringcategory.updated', shifted, async (ids) =>
+    (await offeringCategoriesRepository(trx).findMany(orgId, ids)).map(toResponse),
+  );
 }
 
 /**
@@ -51,51 +62,66 @@ export function offeringCategoriesService(db: Kysely<Database>) {
     },
 
     create(caller: Caller, input: CreateOfferingCategory): Promise<string> {
-      return orderedWrite(db, caller.orgId, async (trx) => {
+      const { orgId } = caller;
+      return orderedWrite(db, orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
-        if (await repository.nameTaken(caller.orgId, input.name)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
+        if (await repository.nameTaken(orgId, input.name)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
         const at = now();
+        const { position, shifted } = await categoriesInOrder(trx, orgId).openSlot(input.orderIndex);
         const row: NewOfferingCategory = {
-          org_id: caller.orgId,
+          org_id: orgId,
           id: newId(),
           name: input.name,
           description: input.description || null,
           color: input.color || null,
-          order_index: await denseOrder(trx, 'offering_categories', caller.orgId).openSlot(input.orderIndex),
+          order_index: position,
           created_date: at,
           updated_date: at,
         };
         await repository.insert(row);
+        recordEvent(trx, orgId, 'offeringcategory.created', toResponse(row));
+        await recordShiftedCategories(trx, orgId, shifted);
         await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
     },
 
     async update(caller: Caller, id: string, input: UpdateOfferingCategory): Promise<void> {
-      await orderedWrite(db, caller.orgId, async (trx) => {
+      const { orgId } = caller;
+      await orderedWrite(db, orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
-        const row = await findById(id, (id) => repository.find(caller.orgId, id));
-        const patch: OfferingCategoryPatch = {};
+        const row = await findById(id, (id) => repository.find(orgId, id));
+        const requested: OfferingCategoryPatch = {};
         if (input.name !== undefined) {
-          if (await repository.nameTaken(caller.orgId, input.name, id)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
-          patch.name = input.name;
+          if (await repository.nameTaken(orgId, input.name, id)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
+          requested.name = input.name;
         }
-        if (input.description !== undefined) patch.description = input.description || null;
-        if (input.color !== undefined) patch.color = input.color || null;
-        if (Object.keys(patch).length > 0) await repository.update(caller.orgId, id, patch);
-        if (input.orderIndex !== undefined) {
-          await denseOrder(trx, 'offering_categories', caller.orgId).move(id, row.order_index, input.orderIndex);
-        }
+        if (input.description !== undefined) requested.description = input.description || null;
+        if (input.color !== undefined) requested.color = input.color || null;
+        // Only what differs is a change: a category PUT back as it was read keeps its updatedDate.
+        const patch = changedColumns(row, requested);
+        if (Object.keys(patch).length > 0) await repository.update(orgId, id, patch);
+        const shifted = input.orderIndex === undefined ? [] : await categoriesInOrder(trx, orgId).move(id, row.order_index, input.orderIndex);
+        recordUpdate(trx, orgId, 'offeringcategory.updated', toResponse(row), toResponse((await repository.find(orgId, id))!));
+        await recordShiftedCategories(trx, orgId, shifted);
       });
     },
 
-    /** Deletes the category; offerings simply lose it from their `offeringCategoryIds`. */
+    /** Deletes the category; offerings lose it from their `offeringCategoryIds`, which moves their updatedDate (each with its update event). */
     async delete(caller: Caller, id: string): Promise<void> {
-      await orderedWrite(db, caller.orgId, async (trx) => {
+      const { orgId } = caller;
+      await orderedWrite(db, orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
-        const row = await findById(id, (id) => repository.find(caller.orgId, id));
-        await repository.delete(caller.orgId, id);
-        await denseOrder(trx, 'offering_categories', caller.orgId).closeGap(row.order_index);
+        const row = await findById(id, (id) => repository.find(orgId, id));
+        const offerings = offeringsRepository(trx);
+        const offeringIds = await offerings.idsInCategory(orgId, id);
+        const before = await offeringsOf(trx, orgId, offeringIds);
+        await repository.delete(orgId, id);
+        await offerings.touch(orgId, offeringIds, now());
+        recordEvent(trx, orgId, 'offeringcategory.deleted', toResponse(row));
+        await recordShiftedCategories(trx, orgId, await categoriesInOrder(trx, orgId).closeGap(row.order_index));
+        const after = await offeringsOf(trx, orgId, offeringIds);
+        after.forEach((offering, index) => recordUpdate(trx, orgId, 'offering.updated', before[index]!, offering));
       });
     },
   };

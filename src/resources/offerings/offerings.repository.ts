@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { batches, findInBatches } from '../../db/batches.js';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { forUpdate } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
@@ -83,6 +84,33 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
       return row && offeringRow(row);
     },
 
+    /** The offerings with these ids, in no particular order. */
+    async findMany(orgId: string, ids: readonly string[]): Promise<OfferingRow[]> {
+      const rows = await findInBatches(ids, (batch) =>
+        db.selectFrom('offerings').selectAll().where('org_id', '=', orgId).where('id', 'in', batch).execute(),
+      );
+      return rows.map(offeringRow);
+    },
+
+    /** Moves the listed offerings' updatedDate: a change made to them through something else (their category deleted). */
+    async touch(orgId: string, ids: readonly string[], at: string): Promise<void> {
+      for (const batch of batches(ids)) {
+        await db.updateTable('offerings').set({ updated_date: at }).where('org_id', '=', orgId).where('id', 'in', batch).execute();
+      }
+    },
+
+    /** The ids of the offerings in the category. */
+    async idsInCategory(orgId: string, categoryId: string): Promise<string[]> {
+      const links = await db
+        .selectFrom('offering_category_links')
+        .select('offering_id')
+        .where('org_id', '=', orgId)
+        .where('category_id', '=', categoryId)
+        .orderBy('offering_id')
+        .execute();
+      return links.map((link) => link.offering_id);
+    },
+
     /**
      * Reads and locks the offering until the transaction ends (registrations for it, its updates and
      * its deletion serialize on this row), telling whether it is open for registration at `at`.
@@ -107,14 +135,16 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
     async categoryIds(orgId: string, offeringIds: readonly string[]): Promise<Map<string, string[]>> {
       const byOffering = new Map<string, string[]>();
       if (offeringIds.length === 0) return byOffering;
-      const links = await db
-        .selectFrom('offering_category_links')
-        .select(['offering_id', 'category_id'])
-        .where('org_id', '=', orgId)
-        .where('offering_id', 'in', offeringIds)
-        .orderBy('offering_id')
-        .orderBy('position')
-        .execute();
+      const links = await findInBatches(offeringIds, (batch) =>
+        db
+          .selectFrom('offering_category_links')
+          .select(['offering_id', 'category_id'])
+          .where('org_id', '=', orgId)
+          .where('offering_id', 'in', batch)
+          .orderBy('offering_id')
+          .orderBy('position')
+          .execute(),
+      );
       for (const link of links) {
         const ids = byOffering.get(link.offering_id) ?? [];
         ids.push(link.category_id);

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import { denseOrder, orderedWrite } from '../../db/dense-order.js';
+import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.js';
+import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf, parseTimestamp } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
@@ -13,7 +14,7 @@ import { now } from '../../lib/time.js';
 import { offeringCategoriesRepository } from '../offering-categories/offering-categories.repository.js';
 import { registrationsRepository } from '../registrations/registrations.repository.js';
 import type { Caller } from '../../auth/caller.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, recordShifts, recordUpdate } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { offeringsRepository, type OfferingPatch, type OfferingRow } from './offerings.repository.js';
 import { DEFAULT_PASSING_GRADE, type CreateOffering, type Offering, type OfferingQuery, type UpdateOffering } from './offerings.schemas.js';
@@ -41,10 +42,32 @@ function toResponse(row: OfferingRow, categoryIds: string[] = []): Offering {
   return offering;
 }
 
+/** The offerings with these ids as the API returns them, in the order of `ids`. */
+export async function offeringsOf(db: Kysely<Database>, orgId: string, ids: readonly string[]): Promise<Offering[]> {
+  const repository = offeringsRepository(db);
+  const rows = new Map((await repository.findMany(orgId, ids)).map((row) => [row.id, row]));
+  const categoryIds = await repository.categoryIds(orgId, ids);
+  return ids.map((id) => toResponse(rows.get(id)!, categoryIds.get(id)));
+}
+
 /** The offering as the API returns it, read in `trx`. */
 async function representation(trx: Transaction<Database>, orgId: string, id: string): Promise<Offering> {
   const repository = offeringsRepository(trx);
   return toResponse((await repository.find(orgId, id))!, (await repository.categoryIds(orgId, [id])).get(id));
+}
+
+/** The organization's offerings form one dense list. */
+function offeringsInOrder(trx: Transaction<Database>, orgId: string) {
+  return denseOrder(trx, 'offerings', orgId);
+}
+
+/** Records the update event of each offering a change of the list shifted. */
+function recordShiftedOfferings(trx: Transaction<Database>, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
+  return recordShifts(trx, orgId, 'offering.updated', shifted, (ids) => offeringsOf(trx, orgId, ids));
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, index) => id === b[index]);
 }
 
 type Dates = Pick<OfferingRow, 'begin_date' | 'end_date' | 'registration_begin_date' | 'registration_end_date'>;
@@ -155,6 +178,7 @@ export function offeringsService(db: Kysely<Database>) {
       const { orgId } = caller;
       return orderedWrite(db, orgId, async (trx) => {
         const categoryIds = await validate(trx, orgId, input);
+        const opened = await offeringsInOrder(trx, orgId).openSlot(input.orderIndex);
         const at = now();
         const row: OfferingRow = {
           org_id: orgId,
@@ -164,7 +188,7 @@ export function offeringsService(db: Kysely<Database>) {
           catalog_description: input.catalogDescription || null,
           price: input.price ?? null,
           tags: tagsColumn(input.tags),
-          order_index: await denseOrder(trx, 'offerings', orgId).openSlot(input.orderIndex),
+          order_index: opened.position,
           passing_grade: input.passingGrade ?? DEFAULT_PASSING_GRADE,
           allow_retake: input.allowRetake ?? false,
           created_date: at,
@@ -174,6 +198,7 @@ export function offeringsService(db: Kysely<Database>) {
         await repository.insert(row);
         if (categoryIds) await repository.replaceCategories(orgId, row.id, categoryIds);
         recordEvent(trx, orgId, 'offering.created', await representation(trx, orgId, row.id));
+        await recordShiftedOfferings(trx, orgId, opened.shifted);
         await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
@@ -185,21 +210,26 @@ export function offeringsService(db: Kysely<Database>) {
         const repository = offeringsRepository(trx);
         const row = await findById(id, (id) => repository.lock(orgId, id));
         const categoryIds = await validate(trx, orgId, input, row);
-        const patch: OfferingPatch = {};
+        const currentCategoryIds = (await repository.categoryIds(orgId, [id])).get(id) ?? [];
+        const requested: OfferingPatch = {};
         for (const [property, column] of DATE_PROPERTIES) {
           const value = input[property];
-          if (value !== undefined) patch[column] = storedDate(value);
+          if (value !== undefined) requested[column] = storedDate(value);
         }
-        if (input.title !== undefined) patch.title = input.title;
-        if (input.catalogDescription !== undefined) patch.catalog_description = input.catalogDescription || null;
-        if (input.price !== undefined) patch.price = input.price;
-        if (input.tags !== undefined) patch.tags = tagsColumn(input.tags);
-        if (input.passingGrade !== undefined) patch.passing_grade = input.passingGrade;
-        if (input.allowRetake !== undefined) patch.allow_retake = input.allowRetake;
-        if (Object.keys(patch).length > 0 || input.offeringCategoryIds !== undefined) await repository.update(orgId, id, patch);
-        if (input.offeringCategoryIds !== undefined) await repository.replaceCategories(orgId, id, categoryIds ?? []);
-        if (input.orderIndex !== undefined) await denseOrder(trx, 'offerings', orgId).move(id, row.order_index, input.orderIndex);
-        recordEvent(trx, orgId, 'offering.updated', await representation(trx, orgId, id));
+        if (input.title !== undefined) requested.title = input.title;
+        if (input.catalogDescription !== undefined) requested.catalog_description = input.catalogDescription || null;
+        if (input.price !== undefined) requested.price = input.price;
+        if (input.tags !== undefined) requested.tags = tagsColumn(input.tags);
+        if (input.passingGrade !== undefined) requested.passing_grade = input.passingGrade;
+        if (input.allowRetake !== undefined) requested.allow_retake = input.allowRetake;
+        // Only what differs is a change: an offering PUT back as it was read keeps its updatedDate.
+        const patch = changedColumns(row, requested);
+        const recategorized = categoryIds !== undefined && !sameIds(categoryIds, currentCategoryIds);
+        if (Object.keys(patch).length > 0 || recategorized) await repository.update(orgId, id, patch);
+        if (recategorized) await repository.replaceCategories(orgId, id, categoryIds);
+        const shifted = input.orderIndex === undefined ? [] : await offeringsInOrder(trx, orgId).move(id, row.order_index, input.orderIndex);
+        recordUpdate(trx, orgId, 'offering.updated', toResponse(row, currentCategoryIds), await representation(trx, orgId, id));
+        await recordShiftedOfferings(trx, orgId, shifted);
       });
     },
 
@@ -215,8 +245,8 @@ export function offeringsService(db: Kysely<Database>) {
         const tombstone = await representation(trx, orgId, id);
         await registrations.deleteOfOffering(orgId, id);
         await repository.delete(orgId, id);
-        await denseOrder(trx, 'offerings', orgId).closeGap(row.order_index);
         recordEvent(trx, orgId, 'offering.deleted', tombstone);
+        await recordShiftedOfferings(trx, orgId, await offeringsInOrder(trx, orgId).closeGap(row.order_index));
       });
     },
   };

@@ -12,7 +12,7 @@ import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
 import type { Caller } from '../../auth/caller.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, recordUpdate } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { registrationsRepository, type RegistrationPatch, type RegistrationRow, type RegistrationStatus } from './registrations.repository.js';
 import {
@@ -194,7 +194,7 @@ export function registrationsService(db: Kysely<Database>) {
         if (Object.keys(changedColumns(row, patch)).length === 0) return;
         await repository.update(caller.orgId, id, patch);
         const changed = toResponse((await repository.find(caller.orgId, id))!);
-        recordEvent(trx, caller.orgId, change === 'eject' ? 'registration.ejected' : 'registration.graded', changed);
+        recordUpdate(trx, caller.orgId, change === 'eject' ? 'registration.ejected' : 'registration.graded', toResponse(row), changed);
       });
     },
   };

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { findInBatches } from '../../db/batches.js';
 import { containsText, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
 import type { Database, UserfieldCategoriesTable } from '../../db/schema.js';
@@ -42,6 +43,13 @@ export function userfieldCategoriesRepository(db: Kysely<Database> | Transaction
 
     find(orgId: string, id: string): Promise<CategoryRow | undefined> {
       return db.selectFrom('userfield_categories').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The categories with these ids, in list order. */
+    findMany(orgId: string, ids: readonly string[]): Promise<CategoryRow[]> {
+      return findInBatches(ids, (batch) =>
+        db.selectFrom('userfield_categories').selectAll().where('org_id', '=', orgId).where('id', 'in', batch).orderBy('order_index').execute(),
+      );
     },
 
     /** The category of this name, case aside. */

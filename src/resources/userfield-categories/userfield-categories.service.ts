@@ -6,15 +6,12 @@ import { errors, IN_USE_MESSAGE, type FieldErrors } from '../../lib/errors.js';
 import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import type { Caller } from '../../auth/caller.js';
-import { addCategory, categoriesOfType } from './category-lists.js';
-import { userfieldCategoriesRepository, type CategoryRow } from './userfield-categories.repository.js';
+import { recordEvent, recordUpdate } from '../../events/outbox.js';
+import { addCategory, categoriesOfType, recordShiftedCategories, toResponse } from './category-lists.js';
+import { userfieldCategoriesRepository } from './userfield-categories.repository.js';
 import type { CreateUserfieldCategory, UpdateUserfieldCategory, UserfieldCategory, UserfieldCategoryQuery } from './userfield-categories.schemas.js';
 
 const NOT_EMPTY = 'The category still contains userfields; move or delete them first.';
-
-function toResponse(row: CategoryRow): UserfieldCategory {
-  return { id: row.id, type: row.type, name: row.name, orderIndex: row.order_index, createdDate: row.created_date, updatedDate: row.updated_date };
-}
 
 /**
  * Every write takes the organization's ordering lock first: it keeps `orderIndex` dense, makes the
@@ -66,9 +63,10 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
         if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
 
         if (input.name !== undefined && input.name !== row.name) await repository.rename(caller.orgId, id, input.name);
-        if (input.orderIndex !== undefined) {
-          await categoriesOfType(trx, caller.orgId, row.type).move(id, row.order_index, input.orderIndex);
-        }
+        const shifted =
+          input.orderIndex === undefined ? [] : await categoriesOfType(trx, caller.orgId, row.type).move(id, row.order_index, input.orderIndex);
+        recordUpdate(trx, caller.orgId, 'userfieldcategory.updated', toResponse(row), toResponse((await repository.find(caller.orgId, id))!));
+        await recordShiftedCategories(trx, caller.orgId, shifted);
       });
     },
 
@@ -79,7 +77,8 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
         const row = await findById(id, (id) => repository.find(caller.orgId, id));
         if (await repository.hasUserfields(caller.orgId, id)) throw errors.badRequest(NOT_EMPTY);
         await repository.delete(caller.orgId, id);
-        await categoriesOfType(trx, caller.orgId, row.type).closeGap(row.order_index);
+        recordEvent(trx, caller.orgId, 'userfieldcategory.deleted', toResponse(row));
+        await recordShiftedCategories(trx, caller.orgId, await categoriesOfType(trx, caller.orgId, row.type).closeGap(row.order_index));
       });
     },
   };

@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import { batches } from '../../db/batches.js';
+import { batches, findInBatches } from '../../db/batches.js';
 import type { Database, UserfieldValuesTable } from '../../db/schema.js';
-import { now } from '../../lib/time.js';
 
 export type UserfieldValueRow = UserfieldValuesTable;
 
@@ -17,16 +16,17 @@ export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Dat
         .execute();
     },
 
-    /** The values of several users at once (an export's page of users). */
+    /** The values of several users at once (an export's page of users, the holders of a changing field), in userfield id order. */
     ofUsers(orgId: string, userIds: readonly string[]): Promise<Pick<UserfieldValueRow, 'user_id' | 'userfield_id' | 'value'>[]> {
-      if (userIds.length === 0) return Promise.resolve([]);
-      return db
-        .selectFrom('userfield_values')
-        .select(['user_id', 'userfield_id', 'value'])
-        .where('org_id', '=', orgId)
-        .where('user_id', 'in', userIds)
-        .orderBy('userfield_id')
-        .execute();
+      return findInBatches(userIds, (batch) =>
+        db
+          .selectFrom('userfield_values')
+          .select(['user_id', 'userfield_id', 'value'])
+          .where('org_id', '=', orgId)
+          .where('user_id', 'in', batch)
+          .orderBy('userfield_id')
+          .execute(),
+      );
     },
 
     ofUserfield(orgId: string, userfieldId: string): Promise<Pick<UserfieldValueRow, 'user_id' | 'value'>[]> {
@@ -75,36 +75,14 @@ export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Dat
       }
     },
 
-    /**
-     * Marks the users holding a value of the field (one of `values`, as stored, when given) as
-     * changed: their values are about to change, and a sync job reading by updatedDate must see it.
-     */
-    async touchHolders(orgId: string, userfieldId: string, values?: readonly string[]): Promise<void> {
-      for (const batch of values === undefined ? [undefined] : batches(values)) {
-        await db
-          .updateTable('users')
-          .set({ updated_date: now() })
-          .where('org_id', '=', orgId)
-          .where('id', 'in', (eb) =>
-            eb
-              .selectFrom('userfield_values')
-              .select('user_id')
-              .where('org_id', '=', orgId)
-              .where('userfield_id', '=', userfieldId)
-              .$if(batch !== undefined, (q) => q.where('value', 'in', batch!)),
-          )
-          .execute();
-      }
-    },
-
-    /** Deletes every user's value of one field that is one of `values` (as stored). */
-    async deleteHolding(orgId: string, userfieldId: string, values: readonly string[]): Promise<void> {
-      for (const batch of batches(values)) {
+    /** Deletes the listed users' values of one field. */
+    async deleteOfUsers(orgId: string, userfieldId: string, userIds: readonly string[]): Promise<void> {
+      for (const batch of batches(userIds)) {
         await db
           .deleteFrom('userfield_values')
           .where('org_id', '=', orgId)
           .where('userfield_id', '=', userfieldId)
-          .where('value', 'in', batch)
+          .where('user_id', 'in', batch)
           .execute();
       }
     },

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { lockUser } from '../../db/locking.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
@@ -7,17 +6,16 @@ import { isId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { recordEvent } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { userfieldsRepository } from '../userfields/userfields.repository.js';
 import { userfieldValuesRepository, type UserfieldValueRow } from './userfield-values.repository.js';
 import type { UpdateUserfieldValues, UserfieldValues } from './userfield-values.schemas.js';
 import { checkValue } from './value-checks.js';
+import { inFieldOrder, recordValuesChange, valuesFrom } from './value-changes.js';
 
 /** A user's values as GET /users/{id}/userfieldvalues answers them. */
 async function valuesOf(db: Kysely<Database>, orgId: string, userId: string): Promise<UserfieldValues> {
-  const rows = await userfieldValuesRepository(db).ofUser(orgId, userId);
-  return Object.fromEntries(rows.map((row) => [row.userfield_id, JSON.parse(row.value)]));
+  return valuesFrom(await userfieldValuesRepository(db).ofUser(orgId, userId));
 }
 
 export function userfieldValuesService(db: Kysely<Database>) {
@@ -29,39 +27,54 @@ export function userfieldValuesService(db: Kysely<Database>) {
 
     /**
      * Sets (or, with null, clears) the values named, checked against the fields as they are now.
-     * All or nothing: any refused entry fails the whole request and nothing is written.
+     * All or nothing: any refused entry fails the whole request and nothing is written. Values sent
+     * as they are change nothing: when none differs, nothing is written, updatedDate included.
      */
     async update(caller: Caller, userId: string, input: UpdateUserfieldValues): Promise<void> {
       if (!isId(userId)) throw errors.notFound();
+      const { orgId } = caller;
       await inTransaction(db, async (trx) => {
-        if (!(await lockUser(trx, caller.orgId, userId))) throw errors.notFound();
+        // Locked so that the user cannot be deleted, nor its values change, before the write.
+        const updatedDate = (await usersRepository(trx).lockUpdatedDates(orgId, [userId])).get(userId);
+        if (updatedDate === undefined) throw errors.notFound();
         const fieldIds = Object.keys(input);
-        const fields = new Map(
-          (await userfieldsRepository(trx).findForValues(caller.orgId, fieldIds.filter(isId))).map((field) => [field.id, field]),
-        );
+        const fields = new Map((await userfieldsRepository(trx).findForValues(orgId, fieldIds.filter(isId))).map((field) => [field.id, field]));
         const fieldErrors: FieldErrors = {};
-        const saved: UserfieldValueRow[] = [];
-        const cleared: string[] = [];
+        const requested = new Map<string, unknown>(); // undefined clears
         for (const [fieldId, value] of Object.entries(input)) {
           const field = fields.get(fieldId);
           if (!field) {
             fieldErrors[fieldId] = NOT_FOUND_MESSAGE;
           } else if (value === null && field.type !== 'message') {
-            cleared.push(fieldId);
+            requested.set(fieldId, undefined);
           } else {
             const checked = checkValue(field, value);
             if ('error' in checked) fieldErrors[fieldId] = checked.error;
-            else saved.push({ org_id: caller.orgId, user_id: userId, userfield_id: fieldId, value: JSON.stringify(checked.value) });
+            else requested.set(fieldId, checked.value);
           }
         }
         if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+
         const values = userfieldValuesRepository(trx);
-        await values.save(saved);
-        await values.deleteOfUser(caller.orgId, userId, cleared);
-        // A user's values are part of the user: a sync job reading users by updatedDate learns of the change.
+        const before = valuesFrom(await values.ofUser(orgId, userId));
+        const saved: UserfieldValueRow[] = [];
+        const cleared: string[] = [];
+        for (const [fieldId, value] of requested) {
+          const column = value === undefined ? undefined : JSON.stringify(value);
+          if (column === JSON.stringify(before[fieldId])) continue;
+          if (column === undefined) cleared.push(fieldId);
+          else saved.push({ org_id: orgId, user_id: userId, userfield_id: fieldId, value: column });
+        }
         if (saved.length + cleared.length === 0) return;
-        await usersRepository(trx).update(caller.orgId, userId, { updated_date: now() });
-        recordEvent(trx, caller.orgId, 'userfieldvalues.updated', { userId, values: await valuesOf(trx, caller.orgId, userId) });
+        await values.save(saved);
+        await values.deleteOfUser(orgId, userId, cleared);
+        // A user's values are part of the user: a sync job reading users by updatedDate learns of the change.
+        const at = now();
+        await usersRepository(trx).update(orgId, userId, { updated_date: at });
+        const after: UserfieldValues = { ...before };
+        for (const fieldId of cleared) delete after[fieldId];
+        for (const row of saved) after[row.userfield_id] = requested.get(row.userfield_id);
+        recordValuesChange(trx, orgId, userId, { values: before, updatedDate }, { values: inFieldOrder(after), updatedDate: at });
       });
     },
   };

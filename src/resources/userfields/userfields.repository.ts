@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { pageWindow, withinRange } from '../../db/filters.js';
 import { findInBatches } from '../../db/batches.js';
-import { forShare } from '../../db/locking.js';
+import { forShare, forUpdate } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
 import type { Database, UserfieldsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
@@ -61,6 +61,17 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
     async find(orgId: string, id: string): Promise<PlacedUserfieldRow | undefined> {
       const row = await placed(orgId).where('f.id', '=', id).executeTakeFirst();
       return row && userfieldRow(row);
+    },
+
+    /** Locks the field's row until the transaction ends: its values cannot be written meanwhile (see `findForValues`). */
+    async lock(orgId: string, id: string): Promise<void> {
+      await forUpdate(db, db.selectFrom('userfields').select('id').where('org_id', '=', orgId).where('id', '=', id)).execute();
+    },
+
+    /** The fields with these ids as `find` gives them. */
+    async findPlaced(orgId: string, ids: readonly string[]): Promise<PlacedUserfieldRow[]> {
+      const rows = await findInBatches(ids, (batch) => placed(orgId).where('f.id', 'in', batch).execute());
+      return rows.map(userfieldRow);
     },
 
     /**

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { denseOrder, orderedWrite } from '../../db/dense-order.js';
+import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
 import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
@@ -8,10 +8,10 @@ import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
+import { previousAttributes, recordEvent, recordShifts, recordUpdate } from '../../events/outbox.js';
 import { addCategory } from '../userfield-categories/category-lists.js';
 import { userfieldCategoriesRepository, type CategoryRow } from '../userfield-categories/userfield-categories.repository.js';
-import { forgetRemovedOptions } from '../userfield-values/forget-removed-options.js';
-import { userfieldValuesRepository } from '../userfield-values/userfield-values.repository.js';
+import { changeHeldValues, type ValueChange } from '../userfield-values/value-changes.js';
 import {
   constraintsOf,
   definitionErrors,
@@ -100,16 +100,38 @@ function patchOf(field: UserfieldRow, input: Definition): UserfieldPatch {
   return patch;
 }
 
-/** Moves the field into `target` (the end unless `orderIndex`), or to `orderIndex` within its own category. */
-async function placeField(trx: Transaction<Database>, field: PlacedUserfieldRow, target: Pick<CategoryRow, 'id'> | undefined, orderIndex?: number) {
+/**
+ * Moves the field into `target` (the end unless `orderIndex`), or to `orderIndex` within its own
+ * category; gives the other fields it shifted.
+ */
+async function placeField(
+  trx: Transaction<Database>,
+  field: PlacedUserfieldRow,
+  target: Pick<CategoryRow, 'id'> | undefined,
+  orderIndex?: number,
+): Promise<ShiftedRow[]> {
   const { org_id: orgId, category_id: categoryId } = field;
   if (target && target.id !== categoryId) {
-    if (categoryId !== null) await fieldsOfCategory(trx, orgId, categoryId).closeGap(field.order_index!);
-    const position = await fieldsOfCategory(trx, orgId, target.id).openSlot(orderIndex);
+    const left = categoryId === null ? [] : await fieldsOfCategory(trx, orgId, categoryId).closeGap(field.order_index!);
+    const { position, shifted } = await fieldsOfCategory(trx, orgId, target.id).openSlot(orderIndex);
     await userfieldsRepository(trx).place(orgId, field.id, target.id, position);
-  } else if (orderIndex !== undefined && categoryId !== null) {
-    await fieldsOfCategory(trx, orgId, categoryId).move(field.id, field.order_index!, orderIndex);
+    return [...left, ...shifted];
   }
+  if (orderIndex !== undefined && categoryId !== null) return fieldsOfCategory(trx, orgId, categoryId).move(field.id, field.order_index!, orderIndex);
+  return [];
+}
+
+/** Records the update event of each field a change of its category's list shifted. */
+function recordShiftedFields(trx: Transaction<Database>, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
+  return recordShifts(trx, orgId, 'userfield.updated', shifted, async (ids) =>
+    (await userfieldsRepository(trx).findPlaced(orgId, ids)).map(toResponse),
+  );
+}
+
+/** What taking options away does to a value of the field: a single choice of one is cleared, a checkboxes value keeps its other options. */
+function withoutOptions(type: UserfieldType, removed: ReadonlySet<string>): ValueChange {
+  if (type === 'checkboxes') return (value) => (value as string[]).filter((name) => !removed.has(name));
+  return (value) => (removed.has(value as string) ? undefined : value);
 }
 
 /**
@@ -150,6 +172,7 @@ export function userfieldsService(db: Kysely<Database>) {
         failIfAny(fieldErrors);
 
         const category = existing ?? (await addCategory(trx, orgId, { name: newName!, type: input.categoryType ?? 'public' }));
+        const { position, shifted } = await fieldsOfCategory(trx, orgId, category.id).openSlot(input.orderIndex);
         const at = now();
         const row: UserfieldRow = {
           org_id: orgId,
@@ -158,7 +181,7 @@ export function userfieldsService(db: Kysely<Database>) {
           name: input.name ?? null,
           localized_names: input.localizedNames ? objectColumn(input.localizedNames) : null,
           category_id: category.id,
-          order_index: await fieldsOfCategory(trx, orgId, category.id).openSlot(input.orderIndex),
+          order_index: position,
           required: input.required ?? false,
           options: input.options ? optionsColumn(input.options) : null,
           constraints: input.constraints ? objectColumn(input.constraints) : null,
@@ -169,7 +192,10 @@ export function userfieldsService(db: Kysely<Database>) {
           created_date: at,
           updated_date: at,
         };
-        await userfieldsRepository(trx).insert(row);
+        const repository = userfieldsRepository(trx);
+        await repository.insert(row);
+        recordEvent(trx, orgId, 'userfield.created', toResponse((await repository.find(orgId, row.id))!));
+        await recordShiftedFields(trx, orgId, shifted);
         await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
       });
@@ -204,19 +230,24 @@ export function userfieldsService(db: Kysely<Database>) {
 
         // An unknown categoryName creates the category, as on create.
         const target = newName === undefined ? existing : await addCategory(trx, orgId, { name: newName, type: input.categoryType ?? 'public' });
-        const patch = patchOf(field, input);
-        if (Object.keys(patch).length > 0) await userfieldsRepository(trx).update(orgId, id, patch);
+        const repository = userfieldsRepository(trx);
+        let recordValueChanges = () => {};
         if (input.options) {
           const kept = new Set(input.options.map((option) => option.name));
-          await forgetRemovedOptions(
-            trx,
-            field,
+          const removed = new Set(
             optionsOf(field)
               .map((option) => option.name)
               .filter((name) => !kept.has(name)),
           );
+          if (removed.size > 0) recordValueChanges = await changeHeldValues(trx, field, withoutOptions(type, removed));
         }
-        await placeField(trx, field, target, input.orderIndex);
+        // Only what the field shows changes it: a field PUT back as it was read keeps its updatedDate.
+        const patch = patchOf(field, input);
+        if (previousAttributes(toResponse(field), toResponse({ ...field, ...patch }))) await repository.update(orgId, id, patch);
+        const shifted = await placeField(trx, field, target, input.orderIndex);
+        recordUpdate(trx, orgId, 'userfield.updated', toResponse(field), toResponse((await repository.find(orgId, id))!));
+        recordValueChanges();
+        await recordShiftedFields(trx, orgId, shifted);
       });
     },
 
@@ -234,11 +265,15 @@ export function userfieldsService(db: Kysely<Database>) {
         }
         if (field.read_only) {
           await repository.place(orgId, id, null, null);
+          // The predefined field stays, in no category: a change of it, not its deletion.
+          recordUpdate(trx, orgId, 'userfield.updated', toResponse(field), toResponse((await repository.find(orgId, id))!));
         } else {
-          await userfieldValuesRepository(trx).touchHolders(orgId, id); // their values go with the field
+          const recordValueChanges = await changeHeldValues(trx, field, () => undefined); // its values go with it
           await repository.delete(orgId, id);
+          recordEvent(trx, orgId, 'userfield.deleted', toResponse(field));
+          recordValueChanges();
         }
-        await fieldsOfCategory(trx, orgId, field.category_id).closeGap(field.order_index!);
+        await recordShiftedFields(trx, orgId, await fieldsOfCategory(trx, orgId, field.category_id).closeGap(field.order_index!));
       });
     },
   };

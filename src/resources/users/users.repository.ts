@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import { batches, findInBatches } from '../../db/batches.js';
 import { compiledOnce } from '../../db/compiled.js';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
@@ -130,24 +131,34 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       return db.selectFrom('users').select(['id', 'email_key', 'username_key']).where('org_id', '=', orgId).execute();
     },
 
-    /** The tags of the listed users, their rows locked until the transaction ends. */
-    async lockTags(orgId: string, ids: readonly string[]): Promise<Pick<UserRow, 'id' | 'tags'>[]> {
-      if (ids.length === 0) return [];
-      const query = db.selectFrom('users').select(['id', 'tags']).where('org_id', '=', orgId).where('id', 'in', ids).orderBy('id');
-      return forUpdate(db, query).execute();
+    /** The user, its row locked until the transaction ends: what an update compares and reports its change against. */
+    async lock(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
+      const row = await forUpdate(
+        db,
+        db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id),
+      ).executeTakeFirst();
+      return row && visibleUser(row);
     },
 
-    async idsWithTag(orgId: string, tag: string, afterId: string, limit: number): Promise<string[]> {
-      const rows = await db
-        .selectFrom('users')
-        .select('id')
-        .where('org_id', '=', orgId)
-        .where(hasWord('tags', tag))
-        .where('id', '>', afterId)
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => row.id);
+    /**
+     * The updatedDate of each listed user that exists, their rows locked (in id order) until the
+     * transaction ends: users whose values are about to change, and whose updatedDate moves with them.
+     */
+    async lockUpdatedDates(orgId: string, ids: readonly string[]): Promise<Map<string, string>> {
+      const rows = await findInBatches([...ids].sort(), (batch) =>
+        forUpdate(
+          db,
+          db.selectFrom('users').select(['id', 'updated_date']).where('org_id', '=', orgId).where('id', 'in', batch).orderBy('id'),
+        ).execute(),
+      );
+      return new Map(rows.map((row) => [row.id, row.updated_date]));
+    },
+
+    /** Sets the listed users' updatedDate. */
+    async touch(orgId: string, ids: readonly string[], at: string): Promise<void> {
+      for (const batch of batches(ids)) {
+        await db.updateTable('users').set({ updated_date: at }).where('org_id', '=', orgId).where('id', 'in', batch).execute();
+      }
     },
 
     async insert(user: NewUser): Promise<void> {

@@ -9,10 +9,10 @@ import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { parseTagFilter, tagsColumn, tagsOf, withTag, withoutTag } from '../../lib/tags.js';
+import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, recordUpdate } from '../../events/outbox.js';
 import { usersRepository, type NewUser, type UniqueProperty, type UserPatch, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
@@ -28,13 +28,7 @@ export interface PrehashedPassword {
 export type UserCreation = CreateUser & ProvisionedProperties & PrehashedPassword;
 export type UserChanges = UpdateUser & ProvisionedProperties & PrehashedPassword;
 
-/** A change of one tag on many users: a SCIM group gaining or losing members, or being renamed. */
-export interface TagChange {
-  add?: string;
-  remove?: string;
-}
-
-function toResponse(row: VisibleUserRow): User {
+export function toResponse(row: VisibleUserRow): User {
   const user: User = { id: row.id, email: row.email, createdDate: row.created_date, active: row.active, updatedDate: row.updated_date };
   if (row.first_name) user.firstName = row.first_name;
   if (row.last_name) user.lastName = row.last_name;
@@ -142,7 +136,7 @@ export function usersService(db: Kysely<Database>) {
     },
 
     async update(caller: Caller, id: string, input: UserChanges): Promise<void> {
-      const current = await findById(id, (id) => users.find(caller.orgId, id));
+      if (!isId(id)) throw errors.notFound();
       const requested: UserPatch = {};
       if (input.email !== undefined) requested.email = input.email;
       if (input.username !== undefined) requested.username = blankToNull(input.username);
@@ -154,14 +148,15 @@ export function usersService(db: Kysely<Database>) {
       else if (input.password !== undefined) requested.password_hash = await hashPassword(input.password);
       if (input.active !== undefined) requested.active = input.active;
       if (input.externalId !== undefined) requested.external_id = blankToNull(input.externalId);
-      const patch = changedColumns(current, requested);
-      if (Object.keys(patch).length === 0) return;
-      patch.updated_date = now();
-      await uniquely(caller.orgId, patch, id, () =>
+      await uniquely(caller.orgId, requested, id, () =>
         inTransaction(db, async (trx) => {
           const repository = usersRepository(trx);
-          if (!(await repository.update(caller.orgId, id, patch))) throw errors.notFound(); // deleted meanwhile
-          recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, id))!));
+          // Compared with the user as it is, locked: the event names what this write changed.
+          const current = await findById(id, (id) => repository.lock(caller.orgId, id));
+          const patch = changedColumns(current, requested);
+          if (Object.keys(patch).length === 0) return;
+          await repository.update(caller.orgId, id, { ...patch, updated_date: now() });
+          recordUpdate(trx, caller.orgId, 'user.updated', toResponse(current), toResponse((await repository.find(caller.orgId, id))!));
         }),
       );
     },
@@ -175,35 +170,6 @@ export function usersService(db: Kysely<Database>) {
         if (!user || !(await repository.delete(caller.orgId, id))) throw errors.notFound();
         recordEvent(trx, caller.orgId, 'user.deleted', toResponse(user));
       });
-    },
-
-    /**
-     * Adds and/or removes one tag on each listed user, rows locked meanwhile so that concurrent
-     * changes of other tags on the same users are never lost. Users already as asked are left
-     * untouched (their updatedDate too). Returns the listed ids that name no user.
-     */
-    retag(caller: Caller, ids: readonly string[], change: TagChange): Promise<string[]> {
-      return inTransaction(db, async (trx) => {
-        const repository = usersRepository(trx);
-        const rows = await repository.lockTags(caller.orgId, ids.filter(isId));
-        const at = now();
-        for (const row of rows) {
-          let tags = tagsOf(row.tags) ?? [];
-          if (change.remove !== undefined) tags = withoutTag(tags, change.remove);
-          if (change.add !== undefined) tags = withTag(tags, change.add);
-          const column = tagsColumn(tags);
-          if (column === row.tags) continue;
-          await repository.update(caller.orgId, row.id, { tags: column, updated_date: at });
-          recordEvent(trx, caller.orgId, 'user.updated', toResponse((await repository.find(caller.orgId, row.id))!));
-        }
-        const found = new Set(rows.map((row) => row.id));
-        return ids.filter((id) => !found.has(id));
-      });
-    },
-
-    /** Ids of the users carrying `tag`, in id order after `afterId`, `limit` at a time. */
-    idsWithTag(caller: Caller, tag: string, afterId: string, limit: number): Promise<string[]> {
-      return users.idsWithTag(caller.orgId, tag, afterId, limit);
     },
   };
 }

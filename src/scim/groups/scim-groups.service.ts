@@ -8,7 +8,6 @@ import { uniqueViolation } from '../../db/database.js';
 import { isId, newId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { usersService } from '../../resources/users/users.service.js';
 import { canonicalDocument, projectDocument, resourceSchema, type ScimDocument } from '../documents.js';
 import { dateTimeOperand, FALSE, parseFilter, textOperand, translateFilter, TRUE, valuesFor, type Condition, type Operand } from '../filter.js';
 import { listResponse, type ListQuery, type ListResponse } from '../list.js';
@@ -17,12 +16,11 @@ import { GROUP_ATTRIBUTES, GROUP_SCHEMA } from '../schemas.js';
 import { scimErrors } from '../scim-errors.js';
 import { versionOf } from '../users/user-document.js';
 import { scimUsersRepository } from '../users/scim-users.repository.js';
+import { groupMembership } from './membership.js';
 import { scimGroupsRepository, type ScimGroupRow } from './scim-groups.repository.js';
 
 export const GROUP_RESOURCE = resourceSchema(GROUP_SCHEMA, GROUP_ATTRIBUTES);
 
-/** Users re-tagged per statement batch when a whole group changes (renamed, emptied, deleted). */
-const BATCH = 500;
 const MAX_DISPLAY_NAME = 255;
 const READ_ONLY = new Set(['id', 'meta', 'schemas']);
 
@@ -77,7 +75,7 @@ interface Context {
 /**
  * Groups as tags: a group's members are the users carrying its tag, so v5 clients can filter users
  * on it (`GET /users?tags=Sales_EMEA`) and tags given through v5 show as membership here. Membership
- * changes go through the users service (`retag`), users changed in batches, never all loaded at once.
+ * changes (`groupMembership`) change users in batches, never all loaded at once, each with its event.
  */
 export function scimGroupsService(db: Kysely<Database>) {
   const groups = scimGroupsRepository(db);
@@ -184,41 +182,29 @@ export function scimGroupsService(db: Kysely<Database>) {
 
   /** Adds the tag to the users; unknown ids refuse the whole request. */
   async function addMembers(trx: Kysely<Database>, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
-    const missing = await usersService(trx).retag(caller, ids, { add: tag });
+    const missing = await groupMembership(trx, caller.orgId).change(ids, { add: tag });
     if (missing.length > 0) throw scimErrors.invalidValue(`members: no user has the id ${missing.slice(0, 10).join(', ')}`);
   }
 
   async function removeMembers(trx: Kysely<Database>, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
-    await usersService(trx).retag(caller, ids, { remove: tag });
+    await groupMembership(trx, caller.orgId).change(ids, { remove: tag });
   }
 
-  /** Applies `change` to every user carrying `tag`, a batch at a time. */
-  async function retagAll(trx: Kysely<Database>, caller: Caller, tag: string, change: { add?: string; remove: string }, keep = new Set<string>()) {
-    const users = usersService(trx);
-    let after = '';
-    for (;;) {
-      const ids = await users.idsWithTag(caller, tag, after, BATCH);
-      if (ids.length === 0) return;
-      await users.retag(
-        caller,
-        ids.filter((id) => !keep.has(id)),
-        change,
-      );
-      after = ids[ids.length - 1]!;
-    }
+  async function removeAllMembers(trx: Kysely<Database>, caller: Caller, tag: string): Promise<void> {
+    await groupMembership(trx, caller.orgId).changeAll(tag, { remove: tag });
   }
 
   async function rename(trx: Kysely<Database>, caller: Caller, row: ScimGroupRow, displayName: string): Promise<ScimGroupRow> {
     const tag = groupTag(displayName);
     if (tag !== row.tag) {
       await checkTagFree(trx, caller.orgId, tag, row.id);
-      await retagAll(trx, caller, row.tag, { remove: row.tag, add: tag });
+      await groupMembership(trx, caller.orgId).changeAll(row.tag, { remove: row.tag, add: tag });
     }
     return { ...row, display_name: displayName, tag, tag_key: tag.toLowerCase() };
   }
 
   async function replaceMembers(trx: Kysely<Database>, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
-    await retagAll(trx, caller, tag, { remove: tag }, new Set(ids));
+    await groupMembership(trx, caller.orgId).changeAll(tag, { remove: tag }, new Set(ids));
     await addMembers(trx, caller, tag, ids);
   }
 
@@ -268,7 +254,7 @@ export function scimGroupsService(db: Kysely<Database>) {
         } else if ('value' in operation && operation.value !== undefined && operation.value !== null) {
           await removeMembers(trx, caller, row.tag, memberIds(operation.value));
         } else {
-          await retagAll(trx, caller, row.tag, { remove: row.tag });
+          await removeAllMembers(trx, caller, row.tag);
         }
         return row;
       }
@@ -357,7 +343,7 @@ export function scimGroupsService(db: Kysely<Database>) {
     async delete(ctx: Context, id: string): Promise<void> {
       await write(async (trx) => {
         const row = await lock(trx, ctx.caller.orgId, id);
-        await retagAll(trx, ctx.caller, row.tag, { remove: row.tag });
+        await removeAllMembers(trx, ctx.caller, row.tag);
         await scimGroupsRepository(trx).delete(row.org_id, row.id);
       });
     },

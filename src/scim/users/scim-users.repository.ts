@@ -1,9 +1,14 @@
 import type { Kysely } from 'kysely';
+import { hasWord } from '../../db/filters.js';
+import { forUpdate } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { Condition } from '../filter.js';
 
-/** Reads for the SCIM surface; its writes go through the users and userfield values services. */
+/**
+ * Reads for the SCIM surface, and the tag writes of group membership; its other writes go through
+ * the users and userfield values services.
+ */
 export function scimUsersRepository(db: Kysely<Database>) {
   function matching(orgId: string, condition: Condition) {
     return db.selectFrom('users').where('users.org_id', '=', orgId).where(condition);
@@ -34,6 +39,12 @@ export function scimUsersRepository(db: Kysely<Database>) {
       return row && visibleUser(row);
     },
 
+    /** The user's password hash, to tell a password sent again from a new one. */
+    async passwordHash(orgId: string, id: string): Promise<string | null | undefined> {
+      const row = await db.selectFrom('users').select('password_hash').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      return row?.password_hash;
+    },
+
     /** The values of the given userfields held by the given users. */
     async values(orgId: string, userIds: readonly string[], userfieldIds: readonly string[]) {
       if (userIds.length === 0 || userfieldIds.length === 0) return [];
@@ -49,6 +60,31 @@ export function scimUsersRepository(db: Kysely<Database>) {
     /** The users' ids and tags, for a group's member list (ids and names only). */
     async members(orgId: string, condition: Condition) {
       return matching(orgId, condition).select(['id', 'username', 'email']).orderBy('created_date').orderBy('id').execute();
+    },
+
+    /** The listed users (at most a statement's batch), in id order, their rows locked until the transaction ends. */
+    async lock(orgId: string, ids: readonly string[]): Promise<VisibleUserRow[]> {
+      if (ids.length === 0) return [];
+      const query = db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', 'in', ids).orderBy('id');
+      return (await forUpdate(db, query).execute()).map(visibleUser);
+    },
+
+    /** Up to `limit` users carrying `tag`, in id order after `afterId`, their rows locked until the transaction ends. */
+    async lockWithTag(orgId: string, tag: string, afterId: string, limit: number): Promise<VisibleUserRow[]> {
+      const query = db
+        .selectFrom('users')
+        .select(VISIBLE_COLUMNS)
+        .where('org_id', '=', orgId)
+        .where(hasWord('tags', tag))
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit);
+      return (await forUpdate(db, query).execute()).map(visibleUser);
+    },
+
+    /** Gives the listed users the same tags column. */
+    async setTags(orgId: string, ids: readonly string[], tags: string | null, updatedDate: string): Promise<void> {
+      await db.updateTable('users').set({ tags, updated_date: updatedDate }).where('org_id', '=', orgId).where('id', 'in', ids).execute();
     },
 
     /** The tags of the given users. */

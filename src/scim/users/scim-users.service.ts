@@ -4,9 +4,11 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
+import { verifyPassword } from '../../lib/passwords.js';
 import { bodyValidator } from '../../plugins/validation.js';
 import type { Caller } from '../../auth/caller.js';
 import { userfieldValuesService } from '../../resources/userfield-values/userfield-values.service.js';
+import { checkValue } from '../../resources/userfield-values/value-checks.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import { CreateUser, UpdateUser, EMAIL_PATTERN } from '../../resources/users/users.schemas.js';
 import { usersService, type UserCreation, type UserChanges } from '../../resources/users/users.service.js';
@@ -41,6 +43,24 @@ function defined<T extends object>(object: T): T {
 
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * The mapped values that differ between `before` and `after` (absent meaning cleared), each as it
+ * would be stored (checkboxes in the field's option order), so that a value sent again as it is
+ * stored is no change. A value the field refuses is kept as sent, for the values service to refuse.
+ */
+function valueChanges(mappings: readonly MappedUserfield[], before: UserInput, after: UserInput): Map<string, unknown> {
+  const changes = new Map<string, unknown>();
+  for (const { field } of mappings) {
+    let value: unknown = after.values.get(field.id) ?? null;
+    if (value !== null) {
+      const checked = checkValue(field, value);
+      if ('value' in checked) value = checked.value;
+    }
+    if (!sameValue(value, before.values.get(field.id))) changes.set(field.id, value);
+  }
+  return changes;
 }
 
 /**
@@ -104,7 +124,10 @@ export function scimUsersService(db: Kysely<Database>) {
     throw scimErrors.invalidValue('emails: required (a user needs an email address, unless its userName is one)');
   }
 
-  /** Runs a write, in a transaction unless it is one statement (`single`); refusals come out in SCIM terms. */
+  /**
+   * Runs a write as one unit of work; refusals come out in SCIM terms. A `single` write is one call
+   * of a service that is its own unit of work (its events included), so it needs no outer one.
+   */
   async function write(ctx: Context, work: (trx: Kysely<Database>) => Promise<string>, single = false): Promise<ScimDocument> {
     let id: string;
     try {
@@ -135,10 +158,18 @@ export function scimUsersService(db: Kysely<Database>) {
     return changes;
   }
 
+  /**
+   * Writes what really changed, and only that: a document sent again as it is stored writes nothing
+   * (no updatedDate moved, no event). A password is a change only when it is not the one stored.
+   */
   async function update(ctx: Context, trx: Kysely<Database>, id: string, changes: UserChanges, values: Map<string, unknown>): Promise<string> {
     const { externalId, ...v5 } = changes;
     validateUpdate(defined(v5));
-    await usersService(trx).update(ctx.caller, id, defined(changes));
+    if (changes.password !== undefined) {
+      const stored = await scimUsersRepository(trx).passwordHash(ctx.caller.orgId, id);
+      if (stored && (await verifyPassword(changes.password, stored))) delete changes.password;
+    }
+    if (Object.keys(defined(changes)).length > 0) await usersService(trx).update(ctx.caller, id, defined(changes));
     await saveValues(trx, ctx.caller, id, values);
     return id;
   }
@@ -207,9 +238,7 @@ export function scimUsersService(db: Kysely<Database>) {
       return write(ctx, async (trx) => {
         const before = readUser(await current(ctx, trx, id), ctx.mappings);
         const after: UserInput = { ...sent, email: sent.email ?? before.email };
-        const values = new Map(ctx.mappings.map((mapping) => [mapping.field.id, sent.values.get(mapping.field.id) ?? null]));
-        for (const [fieldId, value] of values) if (sameValue(value, before.values.get(fieldId))) values.delete(fieldId);
-        return update(ctx, trx, id, changesBetween(before, after), values);
+        return update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
       });
     },
 
@@ -219,12 +248,7 @@ export function scimUsersService(db: Kysely<Database>) {
         const document = await current(ctx, trx, id);
         const before = readUser(document, ctx.mappings);
         const after = readUser(canonicalDocument(applyPatch(document, operations, ctx.schema), ctx.schema), ctx.mappings);
-        const values = new Map<string, unknown>();
-        for (const mapping of ctx.mappings) {
-          const value = after.values.get(mapping.field.id) ?? null;
-          if (!sameValue(value, before.values.get(mapping.field.id))) values.set(mapping.field.id, value);
-        }
-        return update(ctx, trx, id, changesBetween(before, after), values);
+        return update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
       });
     },
 

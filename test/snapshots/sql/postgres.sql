@@ -26,8 +26,8 @@ select "id", "first_name", "last_name", "username", "email", "locale", "tags", "
 
 -- PUT /api/v5/users/{user} → 204
 select * from "access_tokens" where "token_hash" = $1;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 begin;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "last_name" = $1, "tags" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select pg_advisory_xact_lock($1, hashtext($2));
@@ -41,8 +41,11 @@ begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select * from "userfield_categories" where "org_id" = $1 and "name_key" = $2;
 select count(*) as "count" from "userfield_categories" where "org_id" = $1 and "type" = $2;
-update "userfield_categories" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4 and "type" = $5;
+select "id", "order_index", "updated_date" from "userfield_categories" where ("org_id" = $1 and "order_index" >= $2 and "type" = $3) order by "order_index";
 insert into "userfield_categories" ("org_id", "id", "name", "type", "order_index", "created_date", "updated_date", "name_key") values ($1, $2, $3, $4, $5, $6, $7, $8);
+select pg_advisory_xact_lock($1, hashtext($2));
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
+select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- GET /api/v5/userfieldcategories → 200
@@ -55,8 +58,12 @@ begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select * from "userfield_categories" where "org_id" = $1 and "id" = $2;
 select count(*) as "count" from "userfields" where "org_id" = $1 and "category_id" = $2;
-update "userfields" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4 and "category_id" = $5;
+select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
 insert into "userfields" ("org_id", "id", "type", "name", "localized_names", "category_id", "order_index", "required", "options", "constraints", "message", "size", "read_only", "prompt_missing_values", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
+select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
+select pg_advisory_xact_lock($1, hashtext($2));
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
+select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- GET /api/v5/userfields?categoryType=public → 200
@@ -70,16 +77,20 @@ select "id" from "organizations" where "id" = $1 for no key update;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
 update "userfields" set "required" = $1, "prompt_missing_values" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
 select count(*) as "count" from "userfields" where "org_id" = $1 and "category_id" = $2;
+select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
+select pg_advisory_xact_lock($1, hashtext($2));
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
+select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- PUT /api/v5/users/{user}/userfieldvalues → 204
 select * from "access_tokens" where "token_hash" = $1;
 begin;
-select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
+select "id", "updated_date" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
 select * from "userfields" where "org_id" = $1 and "id" in ($2) for share;
+select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") values ($1, $2, $3, $4) on conflict ("org_id", "user_id", "userfield_id") do update set "value" = "excluded"."value";
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
-select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
@@ -96,8 +107,11 @@ begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "id" from "offering_categories" where "org_id" = $1 and "name_key" = $2;
 select count(*) as "count" from "offering_categories" where "org_id" = $1;
-update "offering_categories" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4;
+select "id", "order_index", "updated_date" from "offering_categories" where ("org_id" = $1 and "order_index" >= $2) order by "order_index";
 insert into "offering_categories" ("org_id", "id", "name", "description", "color", "order_index", "created_date", "updated_date", "name_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+select pg_advisory_xact_lock($1, hashtext($2));
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
+select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- POST /api/v5/offerings → 201
@@ -106,7 +120,7 @@ begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "id" from "offering_categories" where "org_id" = $1 and "id" in ($2);
 select count(*) as "count" from "offerings" where "org_id" = $1;
-update "offerings" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4;
+select "id", "order_index", "updated_date" from "offerings" where ("org_id" = $1 and "order_index" >= $2) order by "order_index";
 insert into "offerings" ("org_id", "id", "title", "begin_date", "end_date", "registration_begin_date", "registration_end_date", "catalog_description", "price", "tags", "order_index", "passing_grade", "allow_retake", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
 delete from "offering_category_links" where "org_id" = $1 and "offering_id" = $2;
 insert into "offering_category_links" ("org_id", "offering_id", "category_id", "position") values ($1, $2, $3, $4);
@@ -262,9 +276,18 @@ select * from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
-update "users" set "updated_date" = $1 where "org_id" = $2 and "id" in (select "user_id" from "userfield_values" where "org_id" = $3 and "userfield_id" = $4);
+select "user_id", "value" from "userfield_values" where "org_id" = $1 and "userfield_id" = $2;
+select "id", "updated_date" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
+select "id" from "userfields" where "org_id" = $1 and "id" = $2 for update;
+select "user_id", "value" from "userfield_values" where "org_id" = $1 and "userfield_id" = $2;
+select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) order by "userfield_id";
+update "users" set "updated_date" = $1 where "org_id" = $2 and "id" in ($3);
+delete from "userfield_values" where "org_id" = $1 and "userfield_id" = $2 and "user_id" in ($3);
 delete from "userfields" where "org_id" = $1 and "id" = $2;
-update "userfields" set "order_index" = order_index + $1, "updated_date" = $2 where "org_id" = $3 and "order_index" >= $4 and "category_id" = $5;
+select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
+select pg_advisory_xact_lock($1, hashtext($2));
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12);
+select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
 -- DELETE /api/v5/offerings/{offering} → 400

@@ -34,8 +34,10 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 select * from "access_tokens" where "token_hash" = ?;
 select * from "userfield_categories" where "org_id" = ? and "name_key" = ?;
 select count(*) as "count" from "userfield_categories" where "org_id" = ? and "type" = ?;
-update "userfield_categories" set "order_index" = order_index + ?, "updated_date" = ? where "org_id" = ? and "order_index" >= ? and "type" = ?;
+select "id", "order_index", "updated_date" from "userfield_categories" where ("org_id" = ? and "order_index" >= ? and "type" = ?) order by "order_index";
 insert into "userfield_categories" ("org_id", "id", "name", "type", "order_index", "created_date", "updated_date", "name_key") values (?, ?, ?, ?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
+select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/userfieldcategories → 200
 select * from "access_tokens" where "token_hash" = ?;
@@ -45,8 +47,11 @@ select * from "userfield_categories" where "org_id" = ? order by case "type" whe
 select * from "access_tokens" where "token_hash" = ?;
 select * from "userfield_categories" where "org_id" = ? and "id" = ?;
 select count(*) as "count" from "userfields" where "org_id" = ? and "category_id" = ?;
-update "userfields" set "order_index" = order_index + ?, "updated_date" = ? where "org_id" = ? and "order_index" >= ? and "category_id" = ?;
+select "id", "order_index", "updated_date" from "userfields" where ("org_id" = ? and "order_index" >= ? and "category_id" = ?) order by "order_index";
 insert into "userfields" ("org_id", "id", "type", "name", "localized_names", "category_id", "order_index", "required", "options", "constraints", "message", "size", "read_only", "prompt_missing_values", "created_date", "updated_date") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "f"."id" = ?;
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
+select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/userfields?categoryType=public → 200
 select * from "access_tokens" where "token_hash" = ?;
@@ -57,14 +62,17 @@ select * from "access_tokens" where "token_hash" = ?;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "f"."id" = ?;
 update "userfields" set "required" = ?, "prompt_missing_values" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
 select count(*) as "count" from "userfields" where "org_id" = ? and "category_id" = ?;
+select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "f"."id" = ?;
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
+select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- PUT /api/v5/users/{user}/userfieldvalues → 204
 select * from "access_tokens" where "token_hash" = ?;
-select "active" from "users" where "org_id" = ? and "id" = ?;
+select "id", "updated_date" from "users" where "org_id" = ? and "id" in (?) order by "id";
 select * from "userfields" where "org_id" = ? and "id" in (?);
+select "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" = ? order by "userfield_id";
 insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") values (?, ?, ?, ?) on conflict ("org_id", "user_id", "userfield_id") do update set "value" = "excluded"."value";
 update "users" set "updated_date" = ? where "org_id" = ? and "id" = ?;
-select "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" = ? order by "userfield_id";
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
@@ -77,14 +85,16 @@ select "userfield_id", "value" from "userfield_values" where "org_id" = ? and "u
 select * from "access_tokens" where "token_hash" = ?;
 select "id" from "offering_categories" where "org_id" = ? and "name_key" = ?;
 select count(*) as "count" from "offering_categories" where "org_id" = ?;
-update "offering_categories" set "order_index" = order_index + ?, "updated_date" = ? where "org_id" = ? and "order_index" >= ?;
+select "id", "order_index", "updated_date" from "offering_categories" where ("org_id" = ? and "order_index" >= ?) order by "order_index";
 insert into "offering_categories" ("org_id", "id", "name", "description", "color", "order_index", "created_date", "updated_date", "name_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
+select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- POST /api/v5/offerings → 201
 select * from "access_tokens" where "token_hash" = ?;
 select "id" from "offering_categories" where "org_id" = ? and "id" in (?);
 select count(*) as "count" from "offerings" where "org_id" = ?;
-update "offerings" set "order_index" = order_index + ?, "updated_date" = ? where "org_id" = ? and "order_index" >= ?;
+select "id", "order_index", "updated_date" from "offerings" where ("org_id" = ? and "order_index" >= ?) order by "order_index";
 insert into "offerings" ("org_id", "id", "title", "begin_date", "end_date", "registration_begin_date", "registration_end_date", "catalog_description", "price", "tags", "order_index", "passing_grade", "allow_retake", "created_date", "updated_date") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 delete from "offering_category_links" where "org_id" = ? and "offering_id" = ?;
 insert into "offering_category_links" ("org_id", "offering_id", "category_id", "position") values (?, ?, ?, ?);
@@ -210,9 +220,17 @@ select "id", "type", "created_date", "data", "previous_attributes" from "events"
 -- DELETE /api/v5/userfields/{field} → 204
 select * from "access_tokens" where "token_hash" = ?;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "f"."id" = ?;
-update "users" set "updated_date" = ? where "org_id" = ? and "id" in (select "user_id" from "userfield_values" where "org_id" = ? and "userfield_id" = ?);
+select "user_id", "value" from "userfield_values" where "org_id" = ? and "userfield_id" = ?;
+select "id", "updated_date" from "users" where "org_id" = ? and "id" in (?) order by "id";
+select "id" from "userfields" where "org_id" = ? and "id" = ?;
+select "user_id", "value" from "userfield_values" where "org_id" = ? and "userfield_id" = ?;
+select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" in (?) order by "userfield_id";
+update "users" set "updated_date" = ? where "org_id" = ? and "id" in (?);
+delete from "userfield_values" where "org_id" = ? and "userfield_id" = ? and "user_id" in (?);
 delete from "userfields" where "org_id" = ? and "id" = ?;
-update "userfields" set "order_index" = order_index + ?, "updated_date" = ? where "org_id" = ? and "order_index" >= ? and "category_id" = ?;
+select "id", "order_index", "updated_date" from "userfields" where ("org_id" = ? and "order_index" >= ? and "category_id" = ?) order by "order_index";
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?);
+select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- DELETE /api/v5/offerings/{offering} → 400
 select * from "access_tokens" where "token_hash" = ?;
