@@ -228,15 +228,15 @@ commit;
 
 -- PUT /api/v5/users/{user} → 204
 select * from "access_tokens" where "token_hash" = $1;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 begin;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "first_name" = $1, "updated_date" = $2 where "org_id" = $3 and "id" = $4;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select pg_advisory_xact_lock($1, hashtext($2));
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
-select "id" from "webhook_deliveries" where "org_id" = $1 and "webhook_id" in ($2) and "ordering_key" in ($3) and "status" = $4 and "id" not in ($5) for share;
+select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
 update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
 commit;
 
@@ -263,7 +263,7 @@ begin;
 select "id" from "webhooks" where "org_id" = $1 and "id" = $2 for update;
 select "e"."seq", "e"."id", "e"."type", "e"."created_date", "e"."data", "e"."previous_attributes" from "events" as "e" where "e"."org_id" = $1 and "e"."created_date" >= $2 and "e"."type" in ($3) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $4 and "d"."webhook_id" = $5 and "d"."event_id" = "e"."id" and "d"."status" in ($6, $7)) and "e"."seq" > $8 order by "e"."seq" limit $9;
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
-select "id" from "webhook_deliveries" where "org_id" = $1 and "webhook_id" in ($2) and "ordering_key" in ($3) and "status" = $4 and "id" not in ($5) for share;
+select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
 update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
 commit;
 
