@@ -28,6 +28,7 @@ import { oauthService } from './oauth/oauth.service.js';
 import { SCIM_BASE } from './scim/base-url.js';
 import { scimPlugin, scimShapeByPath } from './scim/scim.plugin.js';
 import { startEventJobs, type EventSettings } from './events/background.js';
+import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
 import { registerIdempotency, type IdempotencySettings } from './idempotency/idempotency.plugin.js';
 import { nodeServerOptions, type ClientLimits } from './server/client-limits.js';
 import type { Metrics } from './server/metrics.js';
@@ -148,7 +149,12 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     clientBudget: limiter?.clientBudget,
   });
 
-  const settings = { webhooks: { allowInsecureLoopback: options.events?.webhooks.allowInsecureLoopback ?? false } };
+  const settings = {
+    webhooks: {
+      allowInsecureLoopback: options.events?.webhooks.allowInsecureLoopback ?? false,
+      retentionDays: options.events?.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    },
+  };
   const resourceRoutes = resources.map((resource) => resource.routes(options.db, settings));
   for (const prefix of API_BASES) {
     await app.register(

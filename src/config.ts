@@ -273,6 +273,8 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
         retryBaseMs: duration('WEBHOOKS_RETRY_BASE', '30s'),
         timeoutMs: duration('WEBHOOKS_TIMEOUT', '10s'),
         pollIntervalMs: duration('WEBHOOKS_POLL_INTERVAL', '1s'),
+        concurrency: parsePositiveInteger(get('WEBHOOKS_CONCURRENCY') ?? '200', 'WEBHOOKS_CONCURRENCY'),
+        endpointConcurrency: parsePositiveInteger(get('WEBHOOKS_ENDPOINT_CONCURRENCY') ?? '8', 'WEBHOOKS_ENDPOINT_CONCURRENCY'),
       },
     },
     clients: clientLimits(get),

@@ -273,8 +273,15 @@ export interface WebhookDeliveriesTable {
   payload: string;
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
-  /** When a worker may claim it next, with milliseconds; null once it succeeded or failed for good. */
+  /**
+   * When a worker may claim it next, with milliseconds; null while it waits for an earlier delivery of
+   * the same resource, and once it succeeded or failed for good.
+   */
   next_attempt_at: string | null;
+  /** The resource its event is about (`user:<id>`, see events/event-types.ts); null for a ping. */
+  ordering_key: string | null;
+  /** Insertion order: a resource's deliveries go out in this order (see events/webhooks/deliveries.ts). */
+  seq: Generated<number>;
   /** After this moment (milliseconds) a failed attempt is the last one. */
   give_up_at: string;
   created_date: string;

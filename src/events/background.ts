@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { pruneIdempotencyKeys } from '../idempotency/key-store.js';
-import { startDeliveryWorker, type DeliveryObserver, type WebhookSettings } from './delivery-worker.js';
+import { startDeliveryWorker, type DeliveryObserver, type WebhookSettings } from './webhooks/delivery-worker.js';
 import { pruneEvents } from './retention.js';
 
 export interface EventSettings {

@@ -34,3 +34,35 @@ export interface EventPayload {
   /** Update events: the previous values of the properties that changed (see outbox.ts `previousAttributes`). */
   previousAttributes?: Record<string, unknown>;
 }
+
+/** Event types about a user, delivered in one order with the user's own events. */
+const USER_EVENT_PREFIXES = new Set(['user', 'userfieldvalues', 'useragreement']);
+
+/**
+ * The resource an event is about, as webhooks order their deliveries: one resource's events reach a
+ * webhook in the order they committed. `user:<id>` for a user's events, its userfield values and its
+ * agreements; otherwise the type's prefix and the resource's id (`offering:<id>`; an organization's
+ * agreement has its type for an id).
+ */
+export function orderingKey(event: Pick<EventPayload, 'type' | 'data'>): string {
+  const prefix = event.type.slice(0, event.type.indexOf('.'));
+  const data = event.data as { id?: string; userId?: string; type?: string };
+  if (USER_EVENT_PREFIXES.has(prefix)) return `user:${data.userId ?? data.id}`;
+  return `${prefix}:${data.id ?? data.type}`;
+}
+
+/** An event as the outbox stored it (outbox.ts, `eventRow`), back in the form the feed lists and webhooks receive. */
+export function eventOfRow(
+  orgId: string,
+  row: { id: string; type: string; created_date: string; data: string; previous_attributes: string | null },
+): EventPayload {
+  const event: EventPayload = {
+    id: row.id,
+    type: row.type as EventType,
+    createdDate: row.created_date,
+    organizationId: orgId,
+    data: JSON.parse(row.data),
+  };
+  if (row.previous_attributes !== null) event.previousAttributes = JSON.parse(row.previous_attributes);
+  return event;
+}

@@ -7,7 +7,7 @@ import { beforeCommit } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
 import type { EventPayload, EventType } from './event-types.js';
-import { queueDeliveries } from './deliveries.js';
+import { queueDeliveries } from './webhooks/deliveries.js';
 
 /** Events recorded in a unit of work, written when it is about to commit. */
 const pending = new WeakMap<Kysely<Database>, EventPayload[]>();

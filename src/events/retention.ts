@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { toTimestamp } from '../lib/time.js';
+import { deliveryQueue } from './webhooks/webhooks.repository.js';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 
@@ -11,5 +12,5 @@ export const DEFAULT_RETENTION_DAYS = 30;
 export async function pruneEvents(db: Kysely<Database>, days: number): Promise<void> {
   const cutoff = toTimestamp(new Date(Date.now() - days * 86_400_000));
   await db.deleteFrom('events').where('created_date', '<', cutoff).execute();
-  await db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('updated_date', '<', cutoff).execute();
+  await deliveryQueue(db).pruneFinished(cutoff);
 }

@@ -40,6 +40,18 @@ export const IdParams = Type.Object({ id: Type.String() });
 export const Timestamp = (description: string) =>
   Type.String({ description: `${description}, UTC yyyy-mm-ddThh:mm:ssZ`, examples: ['2013-10-23T00:48:50Z'] });
 
+/** The shape of a timestamp given as input is checked here; the calendar (no 30 February) by `parseTimestamp` (date-filter.ts). */
+export const TIMESTAMP_MESSAGE = 'must be a timestamp such as 2013-10-23T00:48:50Z (fractional seconds and an offset such as +02:00 are accepted)';
+const TIMESTAMP_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]\\d{2}(:?\\d{2})?)$';
+
+/** A moment given as input, stored in UTC to the second. */
+export const TimestampInput = (description: string) =>
+  Type.String({
+    pattern: TIMESTAMP_PATTERN,
+    errorMessage: TIMESTAMP_MESSAGE,
+    description: `${description}, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC`,
+  });
+
 /** Beyond v5: when a resource last changed, for "what changed since" queries. */
 export const UpdatedTimestamp = () => Timestamp('Beyond v5. Set on creation and on every change (a change of its position in a list included)');
 

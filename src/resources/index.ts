@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { AddressPolicy } from '../events/address-policy.js';
 import { inTransaction } from '../db/unit-of-work.js';
 import type { ApiInstance, ConditionalResourceRoutes } from '../http/api-instance.js';
 import type { WithinTransaction } from '../http/conditional-requests.js';
@@ -24,14 +23,14 @@ import { usersRoutes, usersTag } from './users/users.routes.js';
 import { usersService } from './users/users.service.js';
 import { eventsRoutes, eventsTag } from './events/events.routes.js';
 import { eventsService } from './events/events.service.js';
-import { webhooksRoutes, webhooksTag } from './webhooks/webhooks.routes.js';
-import { webhooksService } from './webhooks/webhooks.service.js';
+import { webhooksRoutes, webhooksTag } from '../events/webhooks/webhooks.routes.js';
+import { webhooksService, type WebhookServiceSettings } from '../events/webhooks/webhooks.service.js';
 import { attributeMappingsRoutes, attributeMappingsTag } from '../scim/mappings/attribute-mappings.routes.js';
 import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 
 /** What services need of the configuration. */
 export interface ResourceSettings {
-  webhooks: AddressPolicy;
+  webhooks: WebhookServiceSettings;
 }
 
 export interface Resource {

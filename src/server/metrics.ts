@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolCounts } from '../db/postgres-pool.js';
-import type { DeliveryResult } from '../events/delivery-worker.js';
+import type { DeliveryResult } from '../events/webhooks/delivery-worker.js';
 import { errors } from '../lib/errors.js';
 
 /** Seconds: from a cached GET to a bulk write on a busy machine. */

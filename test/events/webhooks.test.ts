@@ -5,12 +5,19 @@ import { createUser, unique } from '../helpers/collections.js';
 import { eventsAfter } from '../helpers/events.js';
 import { forEachEngine, type Harness } from '../helpers/harness.js';
 import { sleep } from '../helpers/load.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
 import { GROUP_SCHEMA, ScimClient } from '../scim/scim-client.js';
 import { EVENT_TYPES } from '../../src/events/event-types.js';
 
 /** Fast retries and polling, http to loopback allowed: a real worker, on a test's time scale. */
-export const TEST_WEBHOOKS = { allowInsecureLoopback: true, retryBaseMs: 100, timeoutMs: 3000, pollIntervalMs: 50 };
+export const TEST_WEBHOOKS = {
+  allowInsecureLoopback: true,
+  retryBaseMs: 100,
+  timeoutMs: 3000,
+  pollIntervalMs: 50,
+  concurrency: 200,
+  endpointConcurrency: 8,
+};
 
 /** Each test starts without webhooks: one left by another would receive its events too. */
 async function createWebhook(h: Harness, url: string, events: readonly string[] = EVENT_TYPES) {
@@ -180,9 +187,9 @@ forEachEngine(
       const ping = test.json();
       assert.equal(ping.eventType, 'webhook.ping');
       await receiver.until(() => receiver.of(ping.eventId).length === 1, 'the ping');
-      const [request] = receiver.of(ping.eventId) as [{ body: string; headers: Record<string, string>; event: any }];
+      const [request] = receiver.of(ping.eventId) as [Received];
       assert.equal(request.event.type, 'webhook.ping');
-      new Verifier(secret).verify(request.body, request.headers);
+      new Verifier(secret).verify(request.body, request.headers as Record<string, string>);
       const resend = await h.post(`webhooks/${id}/deliveries/${ping.id}/resend`, {});
       assert.equal(resend.statusCode, 202);
       await receiver.until(() => receiver.of(ping.eventId).length === 2, 'the resent ping');
@@ -209,8 +216,161 @@ forEachEngine(
       assert.equal(webhook.disabledReason, 'Every delivery attempt failed for 24 hours (the last: HTTP 503)');
       assert.equal((await h.post(`webhooks/${id}/test`, {})).statusCode, 400);
       receiver.answer = () => 204;
-      assert.equal((await h.put(`webhooks/${id}`, { disabled: false })).statusCode, 204);
+      // Its two deliveries are still pending: nothing was missed.
+      const enabled = await h.put(`webhooks/${id}`, { disabled: false });
+      assert.equal(enabled.statusCode, 200);
+      assert.deepEqual([enabled.json().disabled, enabled.json().missedEvents], [false, 0]);
       assert.equal((await h.get(`webhooks/${id}`)).json().disabled, false);
+      assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
+    });
+
+    it("delivers one resource's events in commit order: a later one waits while an earlier one is retried, other resources do not", async () => {
+      const { id } = await createWebhook(h, receiver.url, ['user.created', 'user.updated']);
+      const [slow, other] = [await createUser(h), await createUser(h)];
+      await receiver.until(() => [slow, other].every((user) => receiver.received.some((r) => r.event.data.id === user)), 'both creations');
+      let failures = 0;
+      receiver.answer = (request) => (request.event.data.firstName === 'First' && failures++ < 3 ? 500 : 204);
+      const start = receiver.received.length;
+      await h.put(`users/${slow}`, { firstName: 'First' });
+      await h.put(`users/${slow}`, { firstName: 'Second' });
+      await h.put(`users/${other}`, { firstName: 'Other' });
+      await receiver.until(() => receiver.received.some((r) => r.event.data.firstName === 'Second' && r.status === 204), 'the second update');
+      const arrivals = receiver.received.slice(start).map((r) => `${r.event.data.firstName}:${r.status}`);
+      assert.deepEqual(
+        arrivals.filter((arrival) => !arrival.startsWith('Other')),
+        ['First:500', 'First:500', 'First:500', 'First:204', 'Second:204'],
+      );
+      // The other user's update went out while the first one was being retried.
+      assert.ok(arrivals.indexOf('Other:204') < arrivals.indexOf('First:204'), arrivals.join(', '));
+      receiver.answer = () => 204;
+      assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
+    });
+
+    it('releases the next delivery of a resource once the earlier one fails for good', async () => {
+      const { id } = await createWebhook(h, receiver.url, ['offering.created', 'offering.updated']);
+      receiver.answer = (request) => (request.event.type === 'offering.created' ? 503 : 204);
+      const offeringId = await h.create('offerings', { title: 'Refused' });
+      await h.put(`offerings/${offeringId}`, { title: 'Then accepted' });
+      await receiver.until(() => receiver.received.some((r) => r.event.data.id === offeringId && r.status === 503), 'the first refusal');
+      const waiting = (await h.get(`webhooks/${id}/deliveries`)).json().results;
+      assert.deepEqual(
+        waiting.map((delivery: { eventType: string; status: string; nextAttemptDate?: string }) => [
+          delivery.eventType,
+          delivery.status,
+          delivery.nextAttemptDate !== undefined,
+        ]),
+        [
+          ['offering.updated', 'pending', false],
+          ['offering.created', 'pending', true],
+        ],
+      );
+      // Its day of retries is over: the next failure is the last.
+      await h.database.db
+        .updateTable('webhook_deliveries')
+        .set({ give_up_at: new Date(Date.now() - 1000).toISOString() })
+        .where('webhook_id', '=', id)
+        .where('event_type', '=', 'offering.created')
+        .execute();
+      await receiver.until(() => receiver.received.some((r) => r.event.type === 'offering.updated' && r.event.data.id === offeringId), 'the update');
+      const statuses = (await h.get(`webhooks/${id}/deliveries`)).json().results.map((delivery: { status: string }) => delivery.status);
+      assert.equal(statuses[1], 'failed');
+      receiver.answer = () => 204;
+      assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
+    });
+
+    it('recovers what a disabled webhook missed: enabling it counts the events, recover queues exactly those since then', async () => {
+      const { id } = await createWebhook(h, receiver.url, ['user.created', 'user.updated']);
+      const known = await createUser(h);
+      await receiver.until(() => receiver.received.some((r) => r.event.data.id === known), 'the first user');
+      assert.equal((await h.put(`webhooks/${id}`, { disabled: true })).statusCode, 204);
+      const cursor = (await eventsAfter(h)).at(-1)?.id;
+      await createUser(h);
+      await h.put(`users/${known}`, { firstName: 'Missed' });
+      await h.create('offerings', { title: 'Not subscribed' });
+      const missed = (await eventsAfter(h, cursor)).filter((event) => event.type.startsWith('user.'));
+      assert.equal(missed.length, 2);
+
+      const enabled = await h.put(`webhooks/${id}`, { disabled: false });
+      assert.equal(enabled.statusCode, 200);
+      const { missedEvents, recover, disabled } = enabled.json();
+      assert.deepEqual([missedEvents, disabled], [2, false]);
+      assert.match(recover.url, new RegExp(`^https?://[^/]+/api/v5/webhooks/${id}/recover$`));
+      assert.match(recover.body.since, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      await sleep(300);
+      assert.ok(
+        missed.every((event) => receiver.of(event.id).length === 0),
+        'nothing missed arrives by itself',
+      );
+
+      const recovered = await h.post(`webhooks/${id}/recover`, recover.body);
+      assert.equal(recovered.statusCode, 202, recovered.body);
+      assert.deepEqual(recovered.json(), { queued: 2, since: recover.body.since });
+      await receiver.until(() => missed.every((event) => receiver.of(event.id).length === 1), 'the missed events');
+      // Two resources: in either order.
+      const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+      assert.deepEqual(
+        receiver.received
+          .filter((r) => missed.some((event) => event.id === r.event.id))
+          .map((r) => JSON.parse(r.body))
+          .sort(byId),
+        [...missed].sort(byId),
+      );
+      // Everything since then is delivered or on its way: nothing more to queue.
+      assert.deepEqual((await h.post(`webhooks/${id}/recover`, recover.body)).json(), { queued: 0, since: recover.body.since });
+
+      // A delivery that failed for good is queued again, under the same webhook-id.
+      let delivered: { eventId: string; status: string }[] = [];
+      for (let i = 0; i < 100 && !missed.every((event) => delivered.some((d) => d.eventId === event.id && d.status === 'succeeded')); i++) {
+        await sleep(50);
+        delivered = (await h.get(`webhooks/${id}/deliveries`)).json().results;
+      }
+      await h.database.db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed' })
+        .where('webhook_id', '=', id)
+        .where('event_id', '=', missed[0].id)
+        .execute();
+      assert.deepEqual((await h.post(`webhooks/${id}/recover`, recover.body)).json(), { queued: 1, since: recover.body.since });
+      await receiver.until(() => receiver.of(missed[0].id).length === 2, 'the event whose delivery had failed');
+      assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
+    });
+
+    it('refuses a recovery from the future, in another form or beyond the retention; needs a write token; keeps tenants apart', async () => {
+      const { id } = await createWebhook(h, receiver.url, ['user.created']);
+      const at = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 19) + 'Z';
+      for (const [since, problem] of [
+        [at(3_600_000), /^must not be in the future$/],
+        ['yesterday', /^must be a timestamp such as 2013-10-23T00:48:50Z/],
+        ['2025-02-30T00:00:00Z', /^must be a timestamp such as 2013-10-23T00:48:50Z/],
+        [at(-31 * 86_400_000), /^must be \S+ or later: events are kept 30 days \(EVENTS_RETENTION_DAYS\), and older ones are gone$/],
+        [12, /./],
+      ] as const) {
+        const refused = await h.post(`webhooks/${id}/recover`, { since });
+        assert.equal(refused.statusCode, 400, String(since));
+        assert.deepEqual(Object.keys(refused.json().fieldErrors), ['since'], String(since));
+        assert.match(refused.json().fieldErrors.since, problem, String(since));
+      }
+      assert.deepEqual(Object.keys((await h.post(`webhooks/${id}/recover`, {})).json().fieldErrors), ['since']);
+      assert.equal((await h.post(`webhooks/${id}/recover`, { since: at(-60_000), until: at(0) })).statusCode, 400);
+
+      const since = at(-3_600_000);
+      const other = await h.createOrganization(unique('Other recoveries'));
+      assert.equal((await h.post(`webhooks/${id}/recover`, { since }, { token: other.token })).statusCode, 404);
+      assert.equal((await h.post(`webhooks/${'0'.repeat(32)}/recover`, { since })).statusCode, 404);
+      assert.equal((await h.post('webhooks/nope/recover', { since })).statusCode, 404);
+      const reader = await h.token(h.org.id, { scopes: ['read'] });
+      assert.equal((await h.post(`webhooks/${id}/recover`, { since }, { token: reader })).statusCode, 403);
+
+      // An offset is taken to UTC, and a retry with the same Idempotency-Key gets the first answer again.
+      const headers = { 'idempotency-key': unique('recover') };
+      const local = new Date(Date.parse(since) + 7_200_000).toISOString().slice(0, 19) + '+02:00';
+      const first = await h.post(`webhooks/${id}/recover`, { since: local }, { headers });
+      assert.equal(first.statusCode, 202, first.body);
+      const replay = await h.post(`webhooks/${id}/recover`, { since: local }, { headers });
+      assert.equal(replay.statusCode, 202);
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.deepEqual(replay.json(), first.json());
+      assert.equal(first.json().since, since);
       assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
     });
 

@@ -122,6 +122,7 @@ export const VALID_BODIES: Record<string, (own: Record<string, string>) => unkno
   'PUT /webhooks/:id': () => ({ description: fresh('Webhook') }),
   'POST /webhooks/:id/test': () => ({}),
   'POST /webhooks/:id/deliveries/:deliveryId/resend': () => ({}),
+  'POST /webhooks/:id/recover': () => ({ since: new Date(Date.now() - 3_600_000).toISOString().slice(0, 19) + 'Z' }),
   'POST /scim/v2/Users': () => ({ schemas: [SCIM_USER], userName: `${fresh('scim').replace(' ', '')}@example.com` }),
   'PUT /scim/v2/Users/:id': () => ({ schemas: [SCIM_USER], userName: `${fresh('scim').replace(' ', '')}@example.com` }),
   'PATCH /scim/v2/Users/:id': () => ({ schemas: [SCIM_PATCH], Operations: [{ op: 'replace', path: 'active', value: true }] }),

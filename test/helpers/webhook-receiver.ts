@@ -7,11 +7,15 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   /** The event (or ping) sent. */
-  event: { id: string; type: string; data: any };
+  event: { id: string; type: string; createdDate: string; data: any };
+  /** When the request's body had arrived (Date.now()). */
+  receivedAt: number;
+  /** The status it was answered with; undefined while it has not been (or never is). */
+  status?: number;
 }
 
-/** What the receiver answers a request with: a status, or `hang` (never answers). */
-export type Answer = number | 'hang';
+/** What the receiver answers a request with: a status, `hang` (never answers), or a status after a pause. */
+export type Answer = number | 'hang' | { status: number; afterMs: number };
 
 /** A real HTTP server on loopback that records every webhook request it gets. */
 export class WebhookReceiver {
@@ -23,11 +27,16 @@ export class WebhookReceiver {
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
-      const received: Received = { headers: request.headers, body, event: JSON.parse(body) };
+      const received: Received = { headers: request.headers, body, event: JSON.parse(body), receivedAt: Date.now() };
       this.received.push(received);
       const answer = this.answer(received);
       if (answer === 'hang') return;
-      response.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'not now');
+      const send = (status: number) => {
+        received.status = status;
+        response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
+      };
+      if (typeof answer === 'number') send(answer);
+      else setTimeout(() => send(answer.status), answer.afterMs);
     });
   });
 

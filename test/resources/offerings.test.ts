@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { TIMESTAMP_MESSAGE } from '../../src/resources/offerings/offerings.schemas.js';
+import { TIMESTAMP_MESSAGE } from '../../src/lib/schema.js';
 import { withoutUpdatedDate } from '../helpers/collections.js';
 import { forEachEngine } from '../helpers/harness.js';
 

@@ -412,7 +412,7 @@ export interface paths {
         };
         /** Beyond v5. Get a webhook */
         get: operations["webhooks.get"];
-        /** Beyond v5. Update a webhook (partial); disabled: false enables it again */
+        /** Beyond v5. Update a webhook (partial); disabled: false enables it again, and the answer (200) counts the events it missed meanwhile */
         put: operations["webhooks.update"];
         post?: never;
         /** Beyond v5. Delete a webhook and its deliveries */
@@ -433,6 +433,23 @@ export interface paths {
         put?: never;
         /** Beyond v5. Send a webhook.ping event to the webhook now */
         post: operations["webhooks.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Beyond v5. Queue again the events since a moment that the webhook missed (made while it was disabled) or whose delivery failed for good */
+        post: operations["webhooks.recover"];
         delete?: never;
         options?: never;
         head?: never;
@@ -735,7 +752,7 @@ export interface components {
             eventType: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
-            /** @description While pending: when the next attempt is due (UTC, with milliseconds) */
+            /** @description While pending: when the next attempt is due (UTC, with milliseconds); absent while it waits for an earlier delivery of the same resource to succeed or fail for good */
             nextAttemptDate?: string;
             /**
              * @description When the delivery was queued, UTC yyyy-mm-ddThh:mm:ssZ
@@ -4765,6 +4782,59 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("user.created" | "user.updated" | "user.deleted" | "userfield.created" | "userfield.updated" | "userfield.deleted" | "userfieldcategory.created" | "userfieldcategory.updated" | "userfieldcategory.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "agreement.updated" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted" | "offeringcategory.created" | "offeringcategory.updated" | "offeringcategory.deleted")[];
+                        description?: string;
+                        /** @description True after every attempt failed for 24 hours, or when disabled by PUT; nothing is delivered meanwhile */
+                        disabled: boolean;
+                        disabledReason?: string;
+                        /**
+                         * @description When it was disabled, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        disabledDate?: string;
+                        /**
+                         * @description When the webhook was created, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        createdDate: string;
+                        /**
+                         * @description When it last changed, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        updatedDate: string;
+                        /** @description Events of the types it receives that were made while it was disabled: none was queued for it. POST the body `recover.body` to `recover.url` to queue them */
+                        missedEvents: number;
+                        /** @description How to queue the missed events */
+                        recover: {
+                            /**
+                             * Format: uri
+                             * @description The webhook's recover URL
+                             */
+                            url: string;
+                            body: {
+                                /**
+                                 * @description When it was disabled, UTC yyyy-mm-ddThh:mm:ssZ
+                                 * @example 2013-10-23T00:48:50Z
+                                 */
+                                since: string;
+                            };
+                        };
+                    };
+                };
+            };
             /** @description No content */
             204: {
                 headers: {
@@ -4883,6 +4953,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks.recover": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Queue the events from this moment on (as their createdDate); at most EVENTS_RETENTION_DAYS (30) ago, the events the feed keeps, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many events were queued for the webhook */
+                        queued: number;
+                        /**
+                         * @description From when, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        since: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -9,6 +9,7 @@ import * as events from './0007-events.js';
 import * as tokenRevocationNotices from './0008-token-revocation-notices.js';
 import * as idempotencyKeys from './0009-idempotency-keys.js';
 import * as eventPreviousAttributes from './0010-event-previous-attributes.js';
+import * as webhookDeliveryOrder from './0011-webhook-delivery-order.js';
 import * as eventFeedPositions from './0012-event-feed-positions.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   '0008-token-revocation-notices': tokenRevocationNotices,
   '0009-idempotency-keys': idempotencyKeys,
   '0010-event-previous-attributes': eventPreviousAttributes,
+  '0011-webhook-delivery-order': webhookDeliveryOrder,
   '0012-event-feed-positions': eventFeedPositions,
 };

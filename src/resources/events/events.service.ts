@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import type { Database } from '../../db/schema.js';
-import type { EventType } from '../../events/event-types.js';
+import { eventOfRow } from '../../events/event-types.js';
 import { feedColumn, placeCommittedEvents } from '../../events/feed-positions.js';
 import { errors } from '../../lib/errors.js';
 import { DEFAULT_LIMIT } from '../../lib/paging.js';
@@ -38,14 +38,7 @@ export function eventsService(db: Kysely<Database>) {
         .orderBy(order)
         .limit((query.limit ?? DEFAULT_LIMIT) + 1)
         .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        type: row.type as EventType,
-        createdDate: row.created_date,
-        organizationId: orgId,
-        data: JSON.parse(row.data),
-        ...(row.previous_attributes === null ? {} : { previousAttributes: JSON.parse(row.previous_attributes) }),
-      }));
+      return rows.map((row) => eventOfRow(orgId, row));
     },
   };
 }

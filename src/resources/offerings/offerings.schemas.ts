@@ -8,22 +8,13 @@ import {
   ReadOnly,
   SubstringFilter,
   Timestamp,
+  TimestampInput,
   UpdatedDateFilter,
   UpdatedTimestamp,
 } from '../../lib/schema.js';
 import { OrderIndex } from '../offering-categories/offering-categories.schemas.js';
 
 export const DEFAULT_PASSING_GRADE = 70;
-
-/** The shape is checked here; the calendar (no 30 February) by the service, which stores the moment in UTC to the second. */
-export const TIMESTAMP_MESSAGE = 'must be a timestamp such as 2013-10-23T00:48:50Z (fractional seconds and an offset such as +02:00 are accepted)';
-const TIMESTAMP_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]\\d{2}(:?\\d{2})?)$';
-const DateInput = (description: string) =>
-  Type.String({
-    pattern: TIMESTAMP_PATTERN,
-    errorMessage: TIMESTAMP_MESSAGE,
-    description: `${description}, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC`,
-  });
 
 const Title = NonBlankText(255);
 const CatalogDescription = Type.String({ maxLength: 100000, errorMessage: 'must be a string of at most 100000 characters' });
@@ -75,10 +66,10 @@ const readOnlyProperties = { id: ReadOnly(), createdDate: ReadOnly(), updatedDat
 
 export const CreateOffering = Body({
   title: Title,
-  beginDate: Type.Optional(DateInput('Start of the offering')),
-  endDate: Type.Optional(DateInput('End of the offering')),
-  registrationBeginDate: Type.Optional(DateInput('Registration opens; absent → open from the start')),
-  registrationEndDate: Type.Optional(DateInput('Registration closes; absent → never closes')),
+  beginDate: Type.Optional(TimestampInput('Start of the offering')),
+  endDate: Type.Optional(TimestampInput('End of the offering')),
+  registrationBeginDate: Type.Optional(TimestampInput('Registration opens; absent → open from the start')),
+  registrationEndDate: Type.Optional(TimestampInput('Registration closes; absent → never closes')),
   catalogDescription: Type.Optional(CatalogDescription),
   price: Type.Optional(Price),
   offeringCategoryIds: Type.Optional(CategoryIds),
@@ -93,10 +84,10 @@ export type CreateOffering = Static<typeof CreateOffering>;
 /** Partial: what is not sent keeps its value; `null` clears an optional property (`""` too for text). */
 export const UpdateOffering = Body({
   title: Type.Optional(Title),
-  beginDate: Type.Optional(Nullable(DateInput('Start of the offering'))),
-  endDate: Type.Optional(Nullable(DateInput('End of the offering'))),
-  registrationBeginDate: Type.Optional(Nullable(DateInput('Registration opens'))),
-  registrationEndDate: Type.Optional(Nullable(DateInput('Registration closes'))),
+  beginDate: Type.Optional(Nullable(TimestampInput('Start of the offering'))),
+  endDate: Type.Optional(Nullable(TimestampInput('End of the offering'))),
+  registrationBeginDate: Type.Optional(Nullable(TimestampInput('Registration opens'))),
+  registrationEndDate: Type.Optional(Nullable(TimestampInput('Registration closes'))),
   catalogDescription: Type.Optional(Nullable(CatalogDescription)),
   price: Type.Optional(Nullable(Price)),
   offeringCategoryIds: Type.Optional(Nullable(CategoryIds)),

@@ -9,6 +9,7 @@ import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
+import { TIMESTAMP_MESSAGE } from '../../lib/schema.js';
 import { now } from '../../lib/time.js';
 import { offeringCategoriesRepository } from '../offering-categories/offering-categories.repository.js';
 import { registrationsRepository } from '../registrations/registrations.repository.js';
@@ -16,14 +17,7 @@ import type { Caller } from '../../auth/caller.js';
 import { recordEvent, recordShifts, recordUpdate } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { offeringsRepository, type OfferingPatch, type OfferingRow } from './offerings.repository.js';
-import {
-  DEFAULT_PASSING_GRADE,
-  TIMESTAMP_MESSAGE,
-  type CreateOffering,
-  type Offering,
-  type OfferingQuery,
-  type UpdateOffering,
-} from './offerings.schemas.js';
+import { DEFAULT_PASSING_GRADE, type CreateOffering, type Offering, type OfferingQuery, type UpdateOffering } from './offerings.schemas.js';
 
 const STILL_REGISTERED = 'The offering has registrations that are not ejected; it can be deleted once it has none.';
 

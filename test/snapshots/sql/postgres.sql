@@ -235,6 +235,47 @@ begin;
 insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "secret", "created_date", "updated_date", "failing_since", "disabled_date", "disabled_reason") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
 commit;
 
+-- PUT /api/v5/users/{user} → 204
+select * from "access_tokens" where "token_hash" = $1;
+begin;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
+update "users" set "first_name" = $1, "updated_date" = $2 where "org_id" = $3 and "id" = $4;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
+select pg_advisory_xact_lock($1, hashtext($2));
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
+select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
+select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
+update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
+commit;
+
+-- PUT /api/v5/webhooks/{webhook} → 204
+select * from "access_tokens" where "token_hash" = $1;
+select * from "webhooks" where "org_id" = $1 and "id" = $2;
+begin;
+update "webhooks" set "disabled_date" = $1, "disabled_reason" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
+commit;
+
+-- PUT /api/v5/webhooks/{webhook} → 200
+select * from "access_tokens" where "token_hash" = $1;
+select * from "webhooks" where "org_id" = $1 and "id" = $2;
+begin;
+update "webhooks" set "disabled_date" = $1, "disabled_reason" = $2, "failing_since" = $3, "updated_date" = $4 where "org_id" = $5 and "id" = $6;
+select * from "webhooks" where "org_id" = $1 and "id" = $2;
+select count(*) as "count" from "events" as "e" where "e"."org_id" = $1 and "e"."created_date" >= $2 and "e"."type" in ($3) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $4 and "d"."webhook_id" = $5 and "d"."event_id" = "e"."id" and "d"."status" in ($6, $7));
+commit;
+
+-- POST /api/v5/webhooks/{webhook}/recover → 202
+select * from "access_tokens" where "token_hash" = $1;
+select * from "webhooks" where "org_id" = $1 and "id" = $2;
+begin;
+select "id" from "webhooks" where "org_id" = $1 and "id" = $2 for update;
+select "e"."seq", "e"."id", "e"."type", "e"."created_date", "e"."data", "e"."previous_attributes" from "events" as "e" where "e"."org_id" = $1 and "e"."created_date" >= $2 and "e"."type" in ($3) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $4 and "d"."webhook_id" = $5 and "d"."event_id" = "e"."id" and "d"."status" in ($6, $7)) and "e"."seq" > $8 order by "e"."seq" limit $9;
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
+select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
+update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
+commit;
+
 -- GET /api/v5/events?limit=5 → 200
 select * from "access_tokens" where "token_hash" = $1;
 select "seq" from "events" where "org_id" = $1 and "position" is null limit $2;

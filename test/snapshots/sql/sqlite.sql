@@ -188,6 +188,38 @@ select "user_id", "userfield_id", "value" from "userfield_values" where "org_id"
 select * from "access_tokens" where "token_hash" = ?;
 insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "secret", "created_date", "updated_date", "failing_since", "disabled_date", "disabled_reason") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
+-- PUT /api/v5/users/{user} → 204
+select * from "access_tokens" where "token_hash" = ?;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
+update "users" set "first_name" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
+select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
+select max("seq") as "last" from "webhook_deliveries";
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date", "seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+update "webhook_deliveries" as "d" set "next_attempt_at" = ? where "d"."org_id" = ? and "d"."id" in (?) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = ? and "earlier"."seq" < "d"."seq");
+
+-- PUT /api/v5/webhooks/{webhook} → 204
+select * from "access_tokens" where "token_hash" = ?;
+select * from "webhooks" where "org_id" = ? and "id" = ?;
+update "webhooks" set "disabled_date" = ?, "disabled_reason" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
+
+-- PUT /api/v5/webhooks/{webhook} → 200
+select * from "access_tokens" where "token_hash" = ?;
+select * from "webhooks" where "org_id" = ? and "id" = ?;
+update "webhooks" set "disabled_date" = ?, "disabled_reason" = ?, "failing_since" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
+select * from "webhooks" where "org_id" = ? and "id" = ?;
+select count(*) as "count" from "events" as "e" where "e"."org_id" = ? and "e"."created_date" >= ? and "e"."type" in (?) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = ? and "d"."webhook_id" = ? and "d"."event_id" = "e"."id" and "d"."status" in (?, ?));
+
+-- POST /api/v5/webhooks/{webhook}/recover → 202
+select * from "access_tokens" where "token_hash" = ?;
+select * from "webhooks" where "org_id" = ? and "id" = ?;
+select "id" from "webhooks" where "org_id" = ? and "id" = ?;
+select "e"."seq", "e"."id", "e"."type", "e"."created_date", "e"."data", "e"."previous_attributes" from "events" as "e" where "e"."org_id" = ? and "e"."created_date" >= ? and "e"."type" in (?) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = ? and "d"."webhook_id" = ? and "d"."event_id" = "e"."id" and "d"."status" in (?, ?)) and "e"."seq" > ? order by "e"."seq" limit ?;
+select max("seq") as "last" from "webhook_deliveries";
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date", "seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+update "webhook_deliveries" as "d" set "next_attempt_at" = ? where "d"."org_id" = ? and "d"."id" in (?) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = ? and "earlier"."seq" < "d"."seq");
+
 -- GET /api/v5/events?limit=5 → 200
 select * from "access_tokens" where "token_hash" = ?;
 select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = ? and "seq" > ? order by "seq" limit ?;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../../events/event-types.js';
+import { EVENT_TYPES } from '../event-types.js';
 import { ListQuery } from '../../lib/paging.js';
-import { Body, Nullable, ReadOnly, Timestamp } from '../../lib/schema.js';
+import { Body, Nullable, ReadOnly, Timestamp, TimestampInput } from '../../lib/schema.js';
 
 const Url = Type.String({
   maxLength: 2048,
@@ -62,6 +62,43 @@ export const UpdateWebhook = Body({
 });
 export type UpdateWebhook = Static<typeof UpdateWebhook>;
 
+/** What PUT answers when it enables a disabled webhook again (otherwise 204). */
+export const EnabledWebhook = Type.Object(
+  {
+    ...Webhook.properties,
+    missedEvents: Type.Integer({
+      description:
+        'Events of the types it receives that were made while it was disabled: none was queued for it. ' +
+        'POST the body `recover.body` to `recover.url` to queue them',
+    }),
+    recover: Type.Object(
+      {
+        url: Type.String({ format: 'uri', description: "The webhook's recover URL" }),
+        body: Type.Object({ since: Timestamp('When it was disabled') }, { additionalProperties: false }),
+      },
+      { additionalProperties: false, description: 'How to queue the missed events' },
+    ),
+  },
+  { $id: 'EnabledWebhook', additionalProperties: false },
+);
+export type EnabledWebhook = Static<typeof EnabledWebhook>;
+
+export const RecoverWebhook = Body({
+  since: TimestampInput(
+    'Queue the events from this moment on (as their createdDate); at most EVENTS_RETENTION_DAYS (30) ago, the events the feed keeps',
+  ),
+});
+export type RecoverWebhook = Static<typeof RecoverWebhook>;
+
+export const Recovery = Type.Object(
+  {
+    queued: Type.Integer({ description: 'How many events were queued for the webhook' }),
+    since: Timestamp('From when'),
+  },
+  { $id: 'WebhookRecovery', additionalProperties: false },
+);
+export type Recovery = Static<typeof Recovery>;
+
 export const WebhookQuery = ListQuery({});
 export type WebhookQuery = Static<typeof WebhookQuery>;
 
@@ -80,7 +117,13 @@ export const Delivery = Type.Object(
     eventId: Type.String({ description: 'The webhook-id header: the same on every attempt and resend' }),
     eventType: Type.String({ description: 'An event type, or webhook.ping for a test' }),
     status: Type.String({ enum: ['pending', 'succeeded', 'failed'] }),
-    nextAttemptDate: Type.Optional(Type.String({ description: 'While pending: when the next attempt is due (UTC, with milliseconds)' })),
+    nextAttemptDate: Type.Optional(
+      Type.String({
+        description:
+          'While pending: when the next attempt is due (UTC, with milliseconds); absent while it waits for an earlier ' +
+          'delivery of the same resource to succeed or fail for good',
+      }),
+    ),
     createdDate: Timestamp('When the delivery was queued'),
     attempts: Type.Array(DeliveryAttempt),
   },

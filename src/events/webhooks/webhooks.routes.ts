@@ -1,12 +1,25 @@
 import { lockRow } from '../../db/locking.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
+import { writeIfUnchanged } from '../../http/conditional-requests.js';
 import { collectionRoutes, listRoute, operationId } from '../../http/resource-routes.js';
 import { idempotent, sendAnswer } from '../../idempotency/idempotency.plugin.js';
 import { itemUrl } from '../../http/urls.js';
 import type { ApiTag } from '../../lib/openapi.js';
-import { ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE } from '../../lib/schema.js';
-import { CreatedWebhook, CreateWebhook, Delivery, DeliveryParams, DeliveryQuery, UpdateWebhook, Webhook, WebhookQuery } from './webhooks.schemas.js';
-import type { WebhooksService } from './webhooks.service.js';
+import { ERROR_RESPONSE, IdParams, NO_CONTENT, NOT_FOUND_RESPONSE, PRECONDITION_FAILED } from '../../lib/schema.js';
+import {
+  CreatedWebhook,
+  CreateWebhook,
+  Delivery,
+  DeliveryParams,
+  DeliveryQuery,
+  EnabledWebhook,
+  Recovery,
+  RecoverWebhook,
+  UpdateWebhook,
+  Webhook,
+  WebhookQuery,
+} from './webhooks.schemas.js';
+import type { Reenabled, WebhooksService } from './webhooks.service.js';
 
 export const webhooksTag: ApiTag = {
   name: 'Webhooks',
@@ -24,15 +37,49 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
     name: 'webhooks',
     tag,
     item: Webhook,
-    // Created below: unlike other creations, with a body.
-    service: { list: service.list, get: service.get, update: service.update, delete: service.delete },
-    transaction,
+    // Created and updated below: unlike other creations and updates, with a body.
+    service: { list: service.list, get: service.get, delete: service.delete },
+    transaction: (work) => transaction((service, trx) => work({ get: service.get, delete: service.delete }, trx)),
     lock: (trx, orgId, { id }) => lockRow(trx, 'webhooks', orgId, id),
     list: { summary: 'Beyond v5. List webhooks', query: WebhookQuery },
     get: { summary: 'Beyond v5. Get a webhook' },
-    update: { summary: 'Beyond v5. Update a webhook (partial); disabled: false enables it again', body: UpdateWebhook },
     delete: { summary: 'Beyond v5. Delete a webhook and its deliveries' },
   });
+
+  // 204 as every PUT, except when it enables a disabled webhook: 200 says then what it missed and how to recover it.
+  app.put(
+    '/webhooks/:id',
+    {
+      schema: {
+        operationId: operationId('webhooks', 'update'),
+        tags: [tag.name],
+        summary:
+          'Beyond v5. Update a webhook (partial); disabled: false enables it again, and the answer (200) counts the events it missed meanwhile',
+        params: IdParams,
+        body: UpdateWebhook,
+        response: { 200: EnabledWebhook, 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED },
+      },
+    },
+    async (request, reply) => {
+      const { caller } = request;
+      const { id } = request.params;
+      let reenabled: Reenabled | undefined;
+      await writeIfUnchanged(request, {
+        service,
+        transaction,
+        lock: async (trx) => {
+          await lockRow(trx, 'webhooks', caller.orgId, id);
+        },
+        read: (service) => service.get(caller, id),
+        write: async (service) => {
+          reenabled = await service.update(caller, id, request.body);
+        },
+      });
+      if (!reenabled) return reply.code(204).send();
+      const { webhook, missedEvents, disabledDate } = reenabled;
+      return { ...webhook, missedEvents, recover: { url: `${itemUrl(request, 'webhooks', id)}/recover`, body: { since: disabledDate } } };
+    },
+  );
 
   // Unlike other creations, the answer has a body: the signing secret, shown this once.
   app.post(
@@ -64,6 +111,25 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
       },
     },
     async (request, reply) => sendAnswer(reply, await idempotent(request, accepted, (caller) => service.test(caller, request.params.id))),
+  );
+
+  app.post(
+    '/webhooks/:id/recover',
+    {
+      schema: {
+        operationId: operationId('webhooks', 'recover'),
+        tags: [tag.name],
+        summary:
+          'Beyond v5. Queue again the events since a moment that the webhook missed (made while it was disabled) or whose delivery failed for good',
+        params: IdParams,
+        body: RecoverWebhook,
+        response: { 202: Recovery, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE },
+      },
+    },
+    async (request, reply) => {
+      const queued = (recovery: Recovery) => ({ status: 202, body: recovery });
+      return sendAnswer(reply, await idempotent(request, queued, (caller) => service.recover(caller, request.params.id, request.body)));
+    },
   );
 
   listRoute(

@@ -1,0 +1,157 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Endpoint } from './webhooks.repository.js';
+
+export interface SchedulerSettings {
+  /** Deliveries in flight at once in this process, to all endpoints. */
+  concurrency: number;
+  /** Deliveries in flight at once in this process to one endpoint. */
+  endpointConcurrency: number;
+  /** How often the database is asked which endpoints have deliveries due. */
+  pollIntervalMs: number;
+}
+
+/** What the scheduler drives: the database's queue and the attempts. */
+export interface DeliveryWork<T> {
+  /** The endpoints with deliveries due now. */
+  due(): Promise<Endpoint[]>;
+  /** Claims up to `count` of the endpoint's due deliveries; fewer when it has no more. */
+  claim(endpoint: Endpoint, count: number): Promise<T[]>;
+  /** Makes one attempt and records it; never rejects. */
+  attempt(item: T): Promise<void>;
+}
+
+/** One endpoint's queue, as this process sees it. */
+interface Queue {
+  endpoint: Endpoint;
+  inFlight: number;
+  /** Whether it may have a delivery due: set by the poll and whenever one of its attempts ends. */
+  due: boolean;
+}
+
+const keyOf = (endpoint: Endpoint) => `${endpoint.orgId}/${endpoint.webhookId}`;
+
+/**
+ * Runs the deliveries of every endpoint, each endpoint a queue of its own: a slow, hanging or failing
+ * endpoint holds at most `endpointConcurrency` of the process's `concurrency` slots, and only delays
+ * itself. Scheduling is continuous: when an attempt ends, its slot goes at once to the next endpoint
+ * in turn (round robin) that has a delivery due and a slot of its own free; the poll finds the
+ * endpoints whose deliveries became due meanwhile (new events, retries, other instances' leases).
+ */
+export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWork<T>, log: FastifyBaseLogger): { stop(): Promise<void> } {
+  const queues = new Map<string, Queue>();
+  /** Where the round robin resumes: the key of the queue served last. */
+  let lastServed: string | undefined;
+  let inFlight = 0;
+  const attempts = new Set<Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let filling: Promise<void> | undefined;
+  let fillAgain = false;
+  let polling: Promise<void> = Promise.resolve();
+
+  /**
+   * The free slots handed out one at a time, in turn, to the endpoints with a delivery due and a slot
+   * of their own free, from the one after the last served: how many each is to claim.
+   */
+  function allocate(): Map<Queue, number> {
+    const all = [...queues.values()];
+    const start = lastServed === undefined ? 0 : all.findIndex((queue) => keyOf(queue.endpoint) === lastServed) + 1;
+    const ready = [...all.slice(start), ...all.slice(0, start)].filter((queue) => queue.due);
+    const plan = new Map<Queue, number>();
+    let free = settings.concurrency - inFlight;
+    for (let given = true; given && free > 0;) {
+      given = false;
+      for (const queue of ready) {
+        const planned = plan.get(queue) ?? 0;
+        if (free === 0 || queue.inFlight + planned >= settings.endpointConcurrency) continue;
+        plan.set(queue, planned + 1);
+        lastServed = keyOf(queue.endpoint);
+        free--;
+        given = true;
+      }
+    }
+    return plan;
+  }
+
+  function begin(queue: Queue, item: T): void {
+    queue.inFlight++;
+    inFlight++;
+    const attempt = work.attempt(item).finally(() => {
+      attempts.delete(attempt);
+      queue.inFlight--;
+      inFlight--;
+      // The end of an attempt may have released the next delivery of its resource.
+      queue.due = true;
+      fill();
+    });
+    attempts.add(attempt);
+  }
+
+  /** Hands out the free slots, and claims for every endpoint given some at once (on SQLite, they then commit together). */
+  async function fillSlots(): Promise<void> {
+    for (let plan = allocate(); !stopped && plan.size > 0; plan = allocate()) {
+      await Promise.all(
+        [...plan].map(async ([queue, wanted]) => {
+          let claimed: T[];
+          try {
+            claimed = await work.claim(queue.endpoint, wanted);
+          } catch (error) {
+            log.error({ err: error, webhookId: queue.endpoint.webhookId }, 'claiming webhook deliveries failed');
+            claimed = [];
+          }
+          if (claimed.length < wanted) queue.due = false;
+          for (const item of claimed) begin(queue, item);
+        }),
+      );
+    }
+  }
+
+  function fill(): void {
+    if (filling) {
+      fillAgain = true;
+      return;
+    }
+    filling = fillSlots().finally(() => {
+      filling = undefined;
+      if (fillAgain && !stopped) {
+        fillAgain = false;
+        fill();
+      }
+    });
+  }
+
+  async function poll(): Promise<void> {
+    try {
+      const due = new Set<string>();
+      for (const endpoint of await work.due()) {
+        const key = keyOf(endpoint);
+        due.add(key);
+        const queue = queues.get(key);
+        if (queue) queue.due = true;
+        else queues.set(key, { endpoint, inFlight: 0, due: true });
+      }
+      // Endpoints deleted, disabled or with nothing left are forgotten once idle.
+      for (const [key, queue] of queues) if (!due.has(key) && !queue.due && queue.inFlight === 0) queues.delete(key);
+      fill();
+    } catch (error) {
+      log.error({ err: error }, 'looking for due webhook deliveries failed');
+    }
+    if (!stopped) {
+      timer = setTimeout(() => {
+        polling = poll();
+      }, settings.pollIntervalMs);
+    }
+  }
+
+  polling = poll();
+  return {
+    /** Waits for the attempts under way. */
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await polling;
+      await filling;
+      await Promise.all(attempts);
+    },
+  };
+}
