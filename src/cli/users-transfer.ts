@@ -105,10 +105,12 @@ function delimiterOf(text: string): string {
 function rowsOf(text: string, format: Format, problems: Problem[]): FileRow[] {
   if (format === 'csv') {
     try {
-      const parsed = parse(text, { columns: true, delimiter: delimiterOf(text), skip_empty_lines: true, info: true }) as {
-        record: Record<string, string>;
-        info: { records: number };
-      }[];
+      const parsed = parse<{ record: Record<string, string>; info: { records: number } }>(text, {
+        columns: true,
+        delimiter: delimiterOf(text),
+        skip_empty_lines: true,
+        info: true,
+      });
       return parsed.map(({ record, info }) => ({ number: info.records + 1, record }));
     } catch (error) {
       const { records, message } = error as { records?: number; message: string };
