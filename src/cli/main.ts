@@ -18,6 +18,7 @@ import { VERSION } from '../lib/version.js';
 import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 import { backupCommand } from './backup.js';
 import { copyCommand } from './copy.js';
+import { ENCODINGS, encodingNamed } from './file-text.js';
 import { exportUsers, formatOf, FORMATS, ImportInterrupted, importUsers, type Format } from './users-transfer.js';
 import { MAX_SEEDED_REGISTRATIONS, MAX_SEEDED_USERFIELD_VALUES, seed } from './seed.js';
 
@@ -94,6 +95,10 @@ const COMMAND_OPTIONS = {
   'dry-run': { type: 'boolean' },
   format: { type: 'string' },
   output: { type: 'string' },
+  encoding: { type: 'string' },
+  map: { type: 'string' },
+  'ignore-columns': { type: 'string' },
+  excel: { type: 'boolean' },
 } as const;
 
 type CommandOption = keyof typeof COMMAND_OPTIONS;
@@ -143,6 +148,25 @@ function countOption(value: string | undefined, flag: string, min: number, max?:
     throw new UsageError(`${flag} must be ${range} (got "${value}")`);
   }
   return count;
+}
+
+/** A comma-separated list option (`--ignore-columns a,b`), without empty items. */
+function listOption(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** `--map "Employee Email=email,Dept=Department"`: the file's heading → the property or userfield it holds. */
+function headingMap(value: string | undefined): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const pair of listOption(value)) {
+    const [from, to, ...rest] = pair.split('=').map((part) => part.trim());
+    if (!from || !to || rest.length > 0) throw new UsageError(`--map takes Heading=property pairs separated by commas (got "${pair}")`);
+    map.set(from, to);
+  }
+  return map;
 }
 
 /** The `--org` value, which must name an existing organization. */
@@ -446,28 +470,41 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'import users',
-    synopsis: '--org <orgId> [--dry-run] <file.csv|file.jsonl>',
+    synopsis: '--org <orgId> [--dry-run] [--encoding <name>] [--map "Heading=property,..."] [--ignore-columns a,b] <file.csv|file.jsonl>',
     description: 'create or update (matched by email) the users of a file, with their userfield values; every row is checked before any is written',
     args: ['file'],
-    options: ['org', 'dry-run'],
+    options: ['org', 'dry-run', 'encoding', 'map', 'ignore-columns'],
     database: 'existing',
-    async run({ db, args, values, print, io }) {
+    async run({ db, args, values, io }) {
       const caller = commandLineCaller(await organizationOf(db, values.org));
       const file = args[0]!;
       const format = formatOf(file);
       if (!format) throw new UsageError(`${file}: the file must end in .csv or .jsonl`);
       if (!existsSync(file)) throw new UsageError(`No file at ${file}`);
       try {
-        const summary = await importUsers(db, caller, file, { format, dryRun: values['dry-run'] ?? false }, io);
+        const encoding = values.encoding === undefined ? undefined : encodingNamed(values.encoding);
+        if (values.encoding !== undefined && !encoding)
+          throw new UsageError(`--encoding must be one of ${ENCODINGS.join(', ')} (got "${values.encoding}")`);
+        const summary = await importUsers(db, caller, file, {
+          format,
+          dryRun: values['dry-run'] ?? false,
+          ...(encoding ? { encoding } : {}),
+          map: headingMap(values.map),
+          ignore: listOption(values['ignore-columns']),
+          json: values.json ?? false,
+          io,
+        });
         if (!summary) return 1;
         const counts = `${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.userfieldValues} userfield values`;
         const name = basename(file);
-        print(
-          summary,
-          summary.dryRun
-            ? `${name} is valid: ${summary.rows} users would be imported (${counts}); nothing was written`
-            : `Imported ${summary.rows} users from ${name}: ${counts} set`,
-        );
+        // One line, like the problems a refused file prints as JSON lines.
+        if (values.json) io.out(JSON.stringify(summary));
+        else
+          io.out(
+            summary.dryRun
+              ? `${name} is valid: ${summary.rows} users would be imported (${counts}); nothing was written`
+              : `Imported ${summary.rows} users from ${name}: ${counts} set`,
+          );
         return 0;
       } catch (error) {
         if (!(error instanceof ImportInterrupted)) throw error;
@@ -478,15 +515,17 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'export users',
-    synopsis: '--org <orgId> [--format csv|jsonl] [--output <file>]',
-    description: "write the organization's users in the format import reads (to stdout unless --output)",
-    options: ['org', 'format', 'output'],
+    synopsis: '--org <orgId> [--format csv|jsonl] [--excel] [--output <file>]',
+    description:
+      "write the organization's users in the format import reads (to stdout unless --output); --excel writes CSV as Excel opens it (UTF-8 with a byte order mark, CRLF)",
+    options: ['org', 'format', 'output', 'excel'],
     database: 'existing',
     async run({ db, values, io }) {
       const caller = commandLineCaller(await organizationOf(db, values.org));
       const format = (values.format ?? (values.output && formatOf(values.output)) ?? 'csv') as Format;
       if (!FORMATS.includes(format)) throw new UsageError(`--format must be csv or jsonl (got "${values.format}")`);
-      const count = await exportUsers(db, caller, format, values.output);
+      if (values.excel && format !== 'csv') throw new UsageError('--excel is for CSV');
+      const count = await exportUsers(db, caller, format, values.output, values.excel ?? false);
       if (values.output) io.err(`Exported ${count} users to ${values.output}`);
       return 0;
     },

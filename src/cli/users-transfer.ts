@@ -1,11 +1,10 @@
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, extname } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import cliProgress from 'cli-progress';
-import { parse } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
@@ -24,6 +23,8 @@ import { userfieldsRepository, type UserfieldRow } from '../resources/userfields
 import { usersRepository, VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../resources/users/users.repository.js';
 import { CreateUser } from '../resources/users/users.schemas.js';
 import { usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
+import { textOf, UndecodableFile, type Encoding } from './file-text.js';
+import { progressOf } from './progress.js';
 
 /**
  * `import users` and `export users`: an organization's people in and out as CSV or JSON Lines, one
@@ -60,7 +61,7 @@ export function formatOf(file: string): Format | undefined {
 }
 
 interface FileRow {
-  /** As a spreadsheet numbers it: in a CSV file the header is row 1; in JSON Lines, the line. */
+  /** As a spreadsheet numbers it: in a CSV file the header is row 1 (a cell may span lines); in JSON Lines, the line. */
   number: number;
   /** Column → value: the cell's text in CSV, any JSON value in JSON Lines. */
   record: Record<string, unknown>;
@@ -69,32 +70,67 @@ interface FileRow {
 /** A row the services refused although it passed the check: the data changed meanwhile. */
 export class ImportInterrupted extends Error {}
 
-/** A problem that stops the file being read further (a CSV quote never closed, ...). */
-class UnreadableFile extends Error {}
+/**
+ * What is wrong, and where: the spreadsheet row, the file's column (its heading; for bytes the
+ * encoding cannot read, the character in the line) and the property or userfield it stands for.
+ */
+export interface Problem {
+  row?: number;
+  column?: string | number;
+  field?: string;
+  message: string;
+}
 
-async function* rowsOf(file: string, format: Format, problems: string[]): AsyncGenerator<FileRow> {
-  if (format === 'csv') {
-    const parser = createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, info: true }));
-    try {
-      for await (const { record, info } of parser) yield { number: info.lines, record };
-    } catch (error) {
-      const { lines, message } = error as { lines?: number; message: string };
-      throw new UnreadableFile(lines === undefined ? message : `row ${lines}: ${message}`);
-    }
-    return;
+/** A problem as one line of text. */
+export function problemText({ row, column, field, message }: Problem): string {
+  const where = typeof column === 'number' ? `row ${row}, column ${column}` : row === undefined ? undefined : `row ${row}`;
+  const label = typeof column === 'string' ? (row === undefined ? `column "${column}"` : column) : field;
+  return [where, label, message].filter((part) => part !== undefined && part !== '').join(': ');
+}
+
+const DELIMITERS = [',', ';', '\t'] as const;
+
+/** The delimiter the header line uses most, outside quotes: Excel writes `;` where the decimal mark is a comma. */
+function delimiterOf(text: string): string {
+  const counts = new Map<string, number>(DELIMITERS.map((delimiter) => [delimiter, 0]));
+  let inQuotes = false;
+  for (const char of text) {
+    if (char === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && (char === '\n' || char === '\r')) break;
+    else if (!inQuotes && counts.has(char)) counts.set(char, counts.get(char)! + 1);
   }
-  let number = 0;
-  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    number++;
-    if (!line.trim()) continue;
+  return DELIMITERS.reduce((best, delimiter) => (counts.get(delimiter)! > counts.get(best)! ? delimiter : best));
+}
+
+function rowsOf(text: string, format: Format, problems: Problem[]): FileRow[] {
+  if (format === 'csv') {
+    try {
+      const parsed = parse<{ record: Record<string, string>; info: { records: number } }>(text, {
+        columns: true,
+        delimiter: delimiterOf(text),
+        skip_empty_lines: true,
+        info: true,
+      });
+      return parsed.map(({ record, info }) => ({ number: info.records + 1, record }));
+    } catch (error) {
+      const { records, message } = error as { records?: number; message: string };
+      problems.push(records === undefined ? { message } : { row: records + 2, message });
+      return [];
+    }
+  }
+  const rows: FileRow[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    const number = index + 1;
+    if (!line.trim()) return;
     try {
       const record: unknown = JSON.parse(line);
-      if (record === null || typeof record !== 'object' || Array.isArray(record)) problems.push(`row ${number}: must be a JSON object`);
-      else yield { number, record: record as Record<string, unknown> };
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) problems.push({ row: number, message: 'must be a JSON object' });
+      else rows.push({ number, record: record as Record<string, unknown> });
     } catch {
-      problems.push(`row ${number}: is not valid JSON`);
+      problems.push({ row: number, message: 'is not valid JSON' });
     }
-  }
+  });
+  return rows;
 }
 
 type Column = { property: Property } | { field: UserfieldRow };
@@ -107,20 +143,72 @@ async function valueFields(db: Kysely<Database>, orgId: string): Promise<{ field
   return fields.map((field) => ({ field, column: field.name && named.get(field.name) === 1 ? field.name : field.id }));
 }
 
-/** What each column of the file stands for; every column that stands for nothing is a problem. */
-function columnsOf(names: Iterable<string>, fields: { field: UserfieldRow; column: string }[], problems: string[]): Map<string, Column> {
-  const columns = new Map<string, Column>();
-  for (const name of names) {
-    if ((PROPERTIES as readonly string[]).includes(name)) {
-      columns.set(name, { property: name as Property });
-      continue;
-    }
+/** How the file's headings are read: `--map "Employee Email=email"` and `--ignore-columns a,b`. */
+export interface Headings {
+  map: ReadonlyMap<string, string>;
+  ignore: readonly string[];
+}
+
+/** A heading as compared: case, spaces and punctuation aside, so `E-mail` and `First Name` name `email` and `firstName`. */
+const comparable = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/** The property or userfield a heading names, exactly first, then as compared; `ambiguous` when several userfields have the name. */
+function columnNamed(name: string, fields: { field: UserfieldRow }[]): Column | 'ambiguous' | undefined {
+  for (const same of [(a: string, b: string) => a === b, (a: string, b: string) => comparable(a) === comparable(b)]) {
+    const property = PROPERTIES.find((candidate) => same(candidate, name));
+    if (property) return { property };
     const byId = fields.find(({ field }) => field.id === name);
-    const byName = fields.filter(({ field }) => field.name === name);
-    if (byId) columns.set(name, { field: byId.field });
-    else if (byName.length === 1) columns.set(name, { field: byName[0]!.field });
-    else if (byName.length > 1) problems.push(`column "${name}": several userfields have this name; name the column by the field's id`);
-    else problems.push(`column "${name}": neither a user property (${PROPERTIES.join(', ')}) nor the name or id of a userfield that holds values`);
+    if (byId) return { field: byId.field };
+    const byName = fields.filter(({ field }) => field.name !== null && same(field.name, name));
+    if (byName.length > 1) return 'ambiguous';
+    if (byName.length === 1) return { field: byName[0]!.field };
+  }
+  return undefined;
+}
+
+/** What each column of the file stands for; every column that stands for nothing, or for what another column does, is a problem. */
+function columnsOf(
+  names: readonly string[],
+  fields: { field: UserfieldRow; column: string }[],
+  headings: Headings,
+  problems: Problem[],
+): Map<string, Column> {
+  const ignored = new Set(headings.ignore.map(comparable));
+  const mapped = new Map([...headings.map].map(([from, to]) => [comparable(from), to]));
+  const columns = new Map<string, Column>();
+  const columnOf = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const name of names) {
+    if (ignored.has(comparable(name))) continue;
+    const target = mapped.get(comparable(name));
+    const column = columnNamed(target ?? name, fields);
+    if (column === 'ambiguous') {
+      problems.push({ column: name, message: "several userfields have this name; name the column by the field's id" });
+    } else if (!column) {
+      if (target === undefined) unknown.push(name);
+      else problems.push({ column: name, message: `--map names "${target}", neither a user property nor a userfield that holds values` });
+    } else {
+      const key = 'property' in column ? column.property : column.field.id;
+      const earlier = columnOf.get(key);
+      if (earlier !== undefined)
+        problems.push({ column: name, message: `stands for what column "${earlier}" does; leave one out with --ignore-columns` });
+      columnOf.set(key, name);
+      columns.set(name, column);
+    }
+  }
+  for (const name of unknown) {
+    problems.push({
+      column: name,
+      message: `neither a user property (${PROPERTIES.join(', ')}) nor the name or id of a userfield that holds values`,
+    });
+  }
+  if (unknown.length > 0) {
+    const glued = unknown.find((name) => /[;\t]/.test(name));
+    problems.push({
+      message: glued
+        ? `the heading "${glued}" looks like several columns glued together: the file's delimiter is not the one its header line uses most (comma, semicolon or tab)`
+        : `leave columns out with --ignore-columns "${unknown.join(',')}", or name what they hold with --map "${unknown[0]}=<property or userfield>"`,
+    });
   }
   return columns;
 }
@@ -171,19 +259,21 @@ function fieldErrorsOf(error: unknown): Record<string, string> {
 }
 
 /** Checks every row, as the API would check each request, and what only the whole file shows: an email or username twice. */
-async function checkedRows(db: Kysely<Database>, orgId: string, file: string, format: Format, problems: string[]): Promise<ImportRow[]> {
+async function checkedRows(
+  db: Kysely<Database>,
+  orgId: string,
+  read: readonly FileRow[],
+  options: ImportOptions,
+  problems: Problem[],
+): Promise<ImportRow[]> {
+  const { format } = options;
   const fields = await valueFields(db, orgId);
   const validate = bodyValidator(CreateUser);
-  const read: FileRow[] = [];
-  try {
-    for await (const row of rowsOf(file, format, problems)) read.push(row);
-  } catch (error) {
-    if (!(error instanceof UnreadableFile)) throw error;
-    problems.push(error.message);
-    return [];
-  }
-  const columns = columnsOf(new Set(read.flatMap((row) => Object.keys(row.record))), fields, problems);
+  const columns = columnsOf([...new Set(read.flatMap((row) => Object.keys(row.record)))], fields, options, problems);
   if (problems.length > 0) return [];
+  /** The file's column for a property, to name it in a problem. */
+  const headingOf = new Map([...columns].map(([name, column]) => ['property' in column ? column.property : name, name]));
+  const progress = progressOf(read.length, 'checked', options.io);
 
   const holders = await usersRepository(db).identities(orgId);
   const byEmail = new Map(holders.map((holder) => [holder.email_key, holder]));
@@ -192,11 +282,13 @@ async function checkedRows(db: Kysely<Database>, orgId: string, file: string, fo
   const rowOfUsername = new Map<string, number>();
   const rows: ImportRow[] = [];
   for (const { number, record } of read) {
+    progress.increment(1);
     const user: Record<string, unknown> = {};
     const values: Record<string, unknown> = {};
     const rowProblems: Record<string, string> = {};
     for (const [name, raw] of Object.entries(record)) {
-      const column = columns.get(name)!;
+      const column = columns.get(name);
+      if (!column) continue; // an ignored column
       if (raw === null || raw === undefined || (format === 'csv' && raw === '')) continue;
       const value = format === 'csv' ? fromCell(raw as string, column) : raw;
       if ('property' in column) {
@@ -227,9 +319,19 @@ async function checkedRows(db: Kysely<Database>, orgId: string, file: string, fo
       else if (holder && holder.id !== existing?.id) rowProblems.username = IN_USE_MESSAGE;
       rowOfUsername.set(username, number);
     }
-    for (const [property, message] of Object.entries(rowProblems)) problems.push(`row ${number}: ${property ? `${property}: ` : ''}${message}`);
+    for (const [key, message] of Object.entries(rowProblems)) {
+      const column = headingOf.get(key) ?? key;
+      const field = columns.get(column);
+      problems.push({
+        row: number,
+        ...(key ? { column } : {}),
+        ...(field && 'field' in field ? { field: field.field.name ?? field.field.id } : { field: key }),
+        message,
+      });
+    }
     rows.push({ number, user: user as CreateUser, values, ...(existing ? { existingId: existing.id } : {}) });
   }
+  progress.stop();
   return rows;
 }
 
@@ -242,15 +344,6 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-function progressBar(total: number, label: string): cliProgress.SingleBar {
-  const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {percentage}% | {value}/{total} rows | ETA {eta_formatted}`, stream: process.stderr },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total, 0);
-  return bar;
 }
 
 export interface ImportSummary {
@@ -363,28 +456,50 @@ async function writeBatch(db: Kysely<Database>, caller: Caller, writes: readonly
   });
 }
 
+export interface ImportOptions extends Headings {
+  format: Format;
+  dryRun: boolean;
+  /** The file's encoding, else told by its bytes. */
+  encoding?: Encoding;
+  /** Problems and the summary as JSON lines. */
+  json: boolean;
+  io: Output;
+}
+
+/** The file's rows; a file that cannot be read or decoded is a problem. */
+async function fileRows(file: string, options: ImportOptions, problems: Problem[]): Promise<FileRow[]> {
+  try {
+    const { text } = textOf(await readFile(file), options.encoding, options.format === 'csv');
+    return rowsOf(text, options.format, problems);
+  } catch (error) {
+    if (!(error instanceof UndecodableFile)) throw error;
+    problems.push({ row: error.row, column: error.column, message: error.message });
+    return [];
+  }
+}
+
 /**
  * Imports the file, or with `dryRun` only checks it and tells what it would change. Problems are
- * printed with their row numbers, and then nothing is written: the result is undefined.
+ * printed with their row numbers (as JSON lines with `json`), and then nothing is written: the result is undefined.
  */
-export async function importUsers(
-  db: Kysely<Database>,
-  caller: Caller,
-  file: string,
-  options: { format: Format; dryRun: boolean },
-  io: Output,
-): Promise<ImportSummary | undefined> {
-  const problems: string[] = [];
-  const rows = await checkedRows(db, caller.orgId, file, options.format, problems);
+export async function importUsers(db: Kysely<Database>, caller: Caller, file: string, options: ImportOptions): Promise<ImportSummary | undefined> {
+  const { io } = options;
+  const problems: Problem[] = [];
+  const read = await fileRows(file, options, problems);
+  const rows = problems.length > 0 ? [] : await checkedRows(db, caller.orgId, read, options, problems);
   if (problems.length > 0) {
-    io.err(`${basename(file)}: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}; nothing was written`);
-    for (const problem of problems) io.err(`  ${problem}`);
+    if (options.json) {
+      for (const problem of problems) io.out(JSON.stringify({ row: null, column: null, field: null, ...problem }));
+    } else {
+      io.err(`${basename(file)}: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}; nothing was written`);
+      for (const problem of problems) io.err(`  ${problemText(problem)}`);
+    }
     return undefined;
   }
   const summary: ImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0, userfieldValues: 0, dryRun: options.dryRun };
   if (rows.length === 0) return summary;
 
-  const bar = progressBar(rows.length, options.dryRun ? 'Comparing users' : 'Importing users');
+  const progress = progressOf(rows.length, options.dryRun ? 'compared' : 'imported', io);
   try {
     for (let start = 0; start < rows.length; start += ROWS_PER_BATCH) {
       const batch = rows.slice(start, start + ROWS_PER_BATCH);
@@ -396,18 +511,27 @@ export async function importUsers(
         else summary.created++;
         summary.userfieldValues += Object.keys(write.values).length;
       }
-      bar.increment(batch.length);
+      progress.increment(batch.length);
     }
   } finally {
-    bar.stop();
+    progress.stop();
   }
   // The planner's statistics, now that the tables may have grown many times over.
   if (!options.dryRun && summary.created + summary.updated > 0) await analyze(db, ['users', 'userfield_values']);
   return summary;
 }
 
-/** Writes every user of the organization, with its userfield values, in the format `importUsers` reads. */
-export async function exportUsers(db: Kysely<Database>, caller: Caller, format: Format, outputFile: string | undefined): Promise<number> {
+/**
+ * Writes every user of the organization, with its userfield values, in the format `importUsers` reads;
+ * `excel` writes CSV as Excel reads it right: UTF-8 with a byte order mark, CRLF line ends.
+ */
+export async function exportUsers(
+  db: Kysely<Database>,
+  caller: Caller,
+  format: Format,
+  outputFile: string | undefined,
+  excel = false,
+): Promise<number> {
   const fields = await valueFields(db, caller.orgId);
   const columnOfField = new Map(fields.map(({ field, column }) => [field.id, column]));
   const columns = [...PROPERTIES.filter((property) => property !== 'password'), ...fields.map(({ column }) => column)];
@@ -418,7 +542,9 @@ export async function exportUsers(db: Kysely<Database>, caller: Caller, format: 
   const write = async (text: string) => {
     if (!failure && !output.write(text)) await once(output, 'drain').catch(() => undefined);
   };
-  if (format === 'csv') await write(stringify([], { header: true, columns }));
+  const lineEnds = excel ? ({ record_delimiter: 'windows' } as const) : {};
+  if (excel) await write('\uFEFF');
+  if (format === 'csv') await write(stringify([], { header: true, columns, ...lineEnds }));
   const users = usersService(db);
   let count = 0;
   for (let offset = 0; !failure; offset += USERS_PER_PAGE) {
@@ -438,7 +564,7 @@ export async function exportUsers(db: Kysely<Database>, caller: Caller, format: 
       }
       for (const value of values.get(user.id) ?? []) record[columnOfField.get(value.userfield_id)!] = JSON.parse(value.value);
       const cells = Object.fromEntries(Object.entries(record).map(([column, value]) => [column, toCell(value, column)]));
-      await write(format === 'csv' ? stringify([cells], { columns }) : `${JSON.stringify(record)}\n`);
+      await write(format === 'csv' ? stringify([cells], { columns, ...lineEnds }) : `${JSON.stringify(record)}\n`);
       count++;
     }
     if (page.length < USERS_PER_PAGE) break;

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, it } from 'node:test';
 import { verifyPassword } from '../../src/lib/passwords.js';
 import { runCli } from '../helpers/cli.js';
 import { forEachEngine, type Harness } from '../helpers/harness.js';
 import { createCategory } from '../helpers/userfields.js';
+
+/** Committed files as HR systems and spreadsheets write them (tests run from dist/test/cli). */
+const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/import');
+const fixture = (name: string) => join(FIXTURES, name);
 
 const COLORS = [{ name: 'Red' }, { name: 'Green' }, { name: 'Blue' }];
 
@@ -119,6 +124,7 @@ forEachEngine('import and export of users', (h) => {
     const unknown = await importUsers(h.org.id, file('unknown.csv', 'email,shoeSize\nx@example.com,44\n'));
     assert.equal(unknown.code, 1);
     assert.match(unknown.err, /column "shoeSize": neither a user property/);
+    assert.match(unknown.err, /--ignore-columns "shoeSize"/);
     const broken = await importUsers(h.org.id, file('broken.csv', 'email,firstName\na@example.com,"Ann\nb@example.com,Bob\n'));
     assert.equal(broken.code, 1);
     assert.match(broken.err, /nothing was written\n {2}.*Quote Not Closed/i);
@@ -164,4 +170,115 @@ forEachEngine('import and export of users', (h) => {
       );
     });
   }
+  it('reads a Windows-1252 file with semicolons and headings as people write them, storing the names unaltered', async () => {
+    const run = await importUsers(h.org.id, fixture('windows-1252.csv'));
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.out, /: 2 created, 0 updated, 0 unchanged, 2 userfield values set$/);
+    const zoe = await userByEmail('zoe@example.com');
+    assert.equal(zoe.firstName, 'Zoë');
+    assert.equal(zoe.lastName, 'Müller');
+    assert.equal((await h.get(`users/${zoe.id}/userfieldvalues`)).json()[department], 'Sales');
+    assert.equal((await userByEmail('francois@example.com')).lastName, 'Señor');
+    const again = await importUsers(h.org.id, fixture('windows-1252.csv'), '--encoding', 'cp1252');
+    assert.equal(again.code, 0, again.err);
+    assert.match(again.out, /: 0 created, 0 updated, 2 unchanged, 0 userfield values set$/);
+  });
+
+  it('reads a UTF-16 file with a byte order mark and tabs', async () => {
+    const run = await importUsers(h.org.id, fixture('utf-16.csv'));
+    assert.equal(run.code, 0, run.err);
+    assert.equal((await userByEmail('krzysztof@example.com')).lastName, 'Żółkiewski');
+    assert.equal((await userByEmail('yuki@example.com')).lastName, '佐藤');
+  });
+
+  it('refuses bytes that are not in the encoding, with their row and column, and stores nothing', async () => {
+    const utf8 = Buffer.from('email,firstName\nbom.ok@example.com,Zoë\n', 'utf8');
+    const withBom = file('bom.csv', '');
+    writeFileSync(withBom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8]));
+    const bom = await importUsers(h.org.id, withBom);
+    assert.equal(bom.code, 0, bom.err);
+    assert.equal((await userByEmail('bom.ok@example.com')).firstName, 'Zoë');
+
+    const mixed = file('mixed.csv', '');
+    writeFileSync(
+      mixed,
+      Buffer.concat([
+        Buffer.from('email,firstName\nm1@example.com,"Zoë\nand"\nm2@example.com,M', 'utf8'),
+        Buffer.from([0xfc]),
+        Buffer.from('ller\n'),
+      ]),
+    );
+    const refused = await importUsers(h.org.id, mixed);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.err,
+      /^mixed\.csv: 1 problem; nothing was written\n {2}row 3, column 17: byte 0xFC is not valid UTF-8; name the file's encoding with --encoding/,
+    );
+    assert.equal(await userByEmail('m1@example.com'), undefined);
+
+    const named = await importUsers(h.org.id, fixture('windows-1252.csv'), '--encoding', 'utf-8');
+    assert.equal(named.code, 1);
+    assert.match(named.err, /row 2, column 19: byte 0xEB is not valid UTF-8/);
+    const unknown = await importUsers(h.org.id, fixture('windows-1252.csv'), '--encoding', 'ebcdic');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /--encoding must be one of utf-8, utf-16le/);
+  });
+
+  it('matches headings case, space and punctuation aside, and takes --map and --ignore-columns', async () => {
+    const path = file('hr.csv', 'Employee Email,FIRST_NAME,department,Cost Centre,Badge\nhr1@example.com,Hana,Support,C-12,77\n');
+    const refused = await importUsers(h.org.id, path);
+    assert.equal(refused.code, 1);
+    for (const heading of ['Employee Email', 'Cost Centre', 'Badge'])
+      assert.match(refused.err, new RegExp(`column "${heading}": neither a user property`));
+    assert.match(refused.err, /--ignore-columns "Employee Email,Cost Centre,Badge", or name what they hold with --map/);
+    const run = await importUsers(h.org.id, path, '--map', 'employee email=email, Badge=Employee number', '--ignore-columns', 'cost centre');
+    assert.equal(run.code, 0, run.err);
+    const hana = await userByEmail('hr1@example.com');
+    assert.equal(hana.firstName, 'Hana');
+    assert.deepEqual((await h.get(`users/${hana.id}/userfieldvalues`)).json(), { [department]: 'Support', [employeeNumber]: 77 });
+    const twice = await importUsers(h.org.id, file('twice.csv', 'Email,E-mail\na@example.com,a@example.com\n'));
+    assert.equal(twice.code, 1);
+    assert.match(twice.err, /column "E-mail": stands for what column "Email" does/);
+  });
+
+  it('names a heading that looks like several columns glued together', async () => {
+    const run = await importUsers(h.org.id, file('glued.csv', '"email;firstName",x,y\na,b,c\n'));
+    assert.equal(run.code, 1);
+    assert.match(run.err, /the heading "email;firstName" looks like several columns glued together/);
+  });
+
+  it('numbers rows as a spreadsheet does when cells hold line breaks', async () => {
+    const run = await importUsers(h.org.id, fixture('multi-line.csv'));
+    assert.equal(run.code, 1);
+    const lines = run.err.split('\n');
+    assert.deepEqual(lines.slice(1), ['  row 4: email: Invalid email address', '  row 6: email: is also on row 2']);
+  });
+
+  it('prints problems and the summary as JSON lines with --json', async () => {
+    const bad = file('json.csv', 'E-mail,Employee number\njson@example.com,0\nnope,2\n');
+    const run = await importUsers(h.org.id, bad, '--json');
+    assert.equal(run.code, 1);
+    const problems = run.out.split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(problems, [
+      { row: 2, column: 'Employee number', field: 'Employee number', message: 'must be at least 1' },
+      { row: 3, column: 'E-mail', field: 'email', message: 'Invalid email address' },
+    ]);
+    const good = await importUsers(h.org.id, file('json-good.csv', 'email\njson@example.com\n'), '--json');
+    assert.equal(good.code, 0, good.err);
+    assert.deepEqual(JSON.parse(good.out), { rows: 1, created: 1, updated: 0, unchanged: 0, userfieldValues: 0, dryRun: false });
+  });
+
+  it('exports CSV for Excel with --excel (byte order mark, CRLF), which import reads back unchanged', async () => {
+    const path = join(dir, 'excel.csv');
+    const run = await cli('export', 'users', '--org', h.org.id, '--excel', '--output', path);
+    assert.equal(run.code, 0, run.err);
+    const bytes = readFileSync(path);
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    assert.equal(text.split('\r\n').length, text.split('\n').length, 'every line ends in CRLF');
+    assert.match(text, /Zoë,Müller/);
+    const again = await importUsers(h.org.id, path);
+    assert.equal(again.code, 0, again.err);
+    assert.match(again.out, /: 0 created, 0 updated, \d+ unchanged, 0 userfield values set$/);
+  });
 });
