@@ -7,7 +7,7 @@ import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
 import { DEFAULT_PASSWORD_MIN_LENGTH, setPasswordMinLength } from './lib/password-policy.js';
 import { withinTime } from './lib/time.js';
-import { registerAuthentication } from './plugins/authentication.js';
+import { registerAuthentication, registerScopeCheck } from './plugins/authentication.js';
 import { registerAllowedHosts } from './plugins/allowed-hosts.js';
 import { registerCors } from './plugins/cors.js';
 import { answerClientError, answerNodeRefusals, frameworkErrorAnswer, registerErrorHandler } from './plugins/errors.js';
@@ -110,8 +110,9 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   if (options.corsOrigins?.length) await registerCors(app, options.corsOrigins);
   const limiter = options.rateLimit ? createRateLimiter(app, options.rateLimit) : undefined;
   limiter?.screenAddresses();
-  registerAuthentication(app, tokensService(options.db, options.tokenRevocations));
+  registerAuthentication(app, tokensService(options.db, options.tokenRevocations), limiter?.beforeTokenRefusal);
   limiter?.countRequests();
+  registerScopeCheck(app);
   registerNotFound(app);
   registerAcceptCheck(app);
 
