@@ -38,7 +38,7 @@ async function stalledUpload(port: number, token: string, localAddress?: string)
   const socket = await tlsConnect(port, { localAddress });
   const ended = ending(socket);
   socket.write(
-    `POST /api/v5/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+    `POST /api/v5/users HTTP/1.1\r\nHost: localhost:${port}\r\nAuthorization: Bearer ${token}\r\n` +
       'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":',
   );
   return { socket, ended };
