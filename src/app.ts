@@ -8,8 +8,8 @@ import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
 import { DEFAULT_PASSWORD_MIN_LENGTH, setPasswordMinLength } from './lib/password-policy.js';
 import { withinTime } from './lib/time.js';
-import { registerAuthentication } from './plugins/authentication.js';
-import { registerAllowedHosts } from './plugins/allowed-hosts.js';
+import { registerAuthentication, registerScopeCheck } from './plugins/authentication.js';
+import { originFormTarget, registerAllowedHosts } from './plugins/allowed-hosts.js';
 import { registerCors } from './plugins/cors.js';
 import { answerClientError, answerNodeRefusals, frameworkErrorAnswer, registerErrorHandler } from './plugins/errors.js';
 import { registerNotFound } from './plugins/not-found.js';
@@ -87,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     genReqId: requestIdOf,
     frameworkErrors: frameworkErrorAnswer(scimShapeByPath),
     clientErrorHandler: answerClientError,
+    rewriteUrl: originFormTarget,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // No cap on a path parameter's length: an id of any length and form is simply not found (404),
@@ -109,12 +110,14 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   registerJsonParser(app);
   registerErrorHandler(app);
   registerProtocol(app, { trustProxy: Boolean(options.trustProxy) });
-  if (options.allowedHosts) registerAllowedHosts(app, options.allowedHosts);
+  // Links are built from the Host only without PUBLIC_URL, and behind a proxy the Host is the proxy's public one.
+  if (options.allowedHosts) registerAllowedHosts(app, options.allowedHosts, { anyPort: Boolean(options.publicUrl || options.trustProxy) });
   if (options.corsOrigins?.length) await registerCors(app, options.corsOrigins);
   const limiter = options.rateLimit ? createRateLimiter(app, options.rateLimit) : undefined;
   limiter?.screenAddresses();
-  registerAuthentication(app, tokensService(options.db, options.tokenRevocations));
+  registerAuthentication(app, tokensService(options.db, options.tokenRevocations), limiter?.beforeTokenRefusal);
   limiter?.countRequests();
+  registerScopeCheck(app);
   registerNotFound(app);
   registerAcceptCheck(app);
 

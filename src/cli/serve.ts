@@ -58,11 +58,13 @@ function loadTls(config: Config) {
     : ensureSelfSignedCertificate(join(config.dataDir, 'tls'));
 }
 
-function announce(config: Config, baseUrl: string, token: string | undefined, log: (line: string) => void): void {
+function announce(config: Config, serving: { baseUrl: string; listening: string }, token: string | undefined, log: (line: string) => void): void {
   const tokenFile = join(config.dataDir, 'bootstrap-token');
   const selfSigned = !config.trustProxy && !config.tlsCertFile;
   const workers = config.workers > 1 ? ` with ${config.workers} workers` : '';
-  log(`training-api serving ${baseUrl}${selfSigned ? ' (self-signed certificate: use curl -k)' : ''}${workers}`);
+  const { baseUrl, listening } = serving;
+  const address = baseUrl.startsWith(`${listening}/`) ? '' : ` (listening on ${listening})`;
+  log(`training-api serving ${baseUrl}${address}${selfSigned ? ' (self-signed certificate: use curl -k)' : ''}${workers}`);
   if (token) log(`Created the default organization and its first access token, readable only by this user in ${tokenFile}`);
   else if (existsSync(tokenFile)) log(`Bootstrap access token: ${tokenFile}`);
 }
@@ -85,7 +87,7 @@ async function serveWithWorkers(config: Config, log: (line: string) => void): Pr
     log(`Rate limits are counted by each of the ${config.workers} workers on its own: set REDIS_URL to share them`);
   }
   const workers = await startWorkers(config.workers, log);
-  announce(config, workers.baseUrl, token, log);
+  announce(config, workers, token, log);
   return { baseUrl: workers.baseUrl, close: () => workers.stop() };
 }
 
@@ -145,9 +147,10 @@ export async function serve(config: Config, log: (line: string) => void): Promis
   );
 
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const baseUrl = `${config.publicUrl ?? `${tls ? 'https' : 'http'}://${host}:${server.port}`}/api/v5`;
-  if (isWorker) reportServing(baseUrl);
-  else announce(config, baseUrl, token, log);
+  const listening = `${tls ? 'https' : 'http'}://${host}:${server.port}`;
+  const baseUrl = `${config.publicUrl ?? listening}/api/v5`;
+  if (isWorker) reportServing(baseUrl, listening);
+  else announce(config, { baseUrl, listening }, token, log);
   if (metricsServer) log(`Metrics on http://${config.metrics!.host}:${metricsServer.port}/metrics`);
   return {
     baseUrl,

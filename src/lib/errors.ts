@@ -71,6 +71,7 @@ export const errors = {
   notHttp: () => errors.badRequest('The request is not valid HTTP'),
   requestTimeout: () => new ApiError(408, { errors: ['The request did not arrive in time'] }),
   missingHost: () => errors.badRequest('An HTTP/1.1 request must carry a Host header'),
+  duplicateHost: () => errors.badRequest('An HTTP request must carry exactly one Host header'),
   expectationFailed: () => new ApiError(417, { errors: ['The only expectation supported is Expect: 100-continue'] }),
   preconditionFailed: (problem: string) => new ApiError(412, { errors: [problem] }),
   headersTooLarge: () => new ApiError(431, { errors: ['The request headers are too large'] }),

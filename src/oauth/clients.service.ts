@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { DEFAULT_SCOPES, type Scope } from '../auth/scopes.js';
 import { hashSecret, newSecret, SECRET_PREFIXES } from '../auth/secrets.js';
 import type { Database } from '../db/schema.js';
-import { newId } from '../lib/ids.js';
+import { isId, newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
 import { tokensRepository } from '../resources/tokens/tokens.repository.js';
 import { tokensService } from '../resources/tokens/tokens.service.js';
@@ -81,7 +81,8 @@ export function clientsService(db: Kysely<Database>) {
 
     /** The client whose id and secret these are, or the `invalid_client` refusal. */
     async authenticate(clientId: string, secret: string): Promise<ClientInfo> {
-      const row = await clients.findById(clientId);
+      // An id of another form names no client, and is not sent to the database (PostgreSQL refuses a NUL in it).
+      const row = isId(clientId) ? await clients.findById(clientId) : undefined;
       const hash = Buffer.from(hashSecret(secret));
       if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), hash) || row.revoked_date) throw oauthErrors.invalidClient(CLIENT_REFUSED);
       return toInfo(row);

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError } from 'fastify';
 import { SCOPES } from '../auth/scopes.js';
 import { operationId } from '../http/resource-routes.js';
 import { requestOrigin } from '../http/urls.js';
 import type { ApiTag } from '../lib/openapi.js';
+import { refusalFor, sendError } from '../plugins/errors.js';
 import { hasBody } from '../plugins/protocol.js';
 import type { ClientBudget } from '../plugins/rate-limit.js';
 import { oauthErrors, NO_STORE } from './oauth-errors.js';
@@ -41,6 +43,11 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ service: OAuthService; cli
   app,
   { service, clientBudget },
 ) => {
+  // The shared refusals of a 400 (a form parameter holding NUL fails the body's schema) become invalid_request, in RFC 6749's shape.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const refusal = refusalFor(error, request);
+    sendError(reply, refusal.statusCode === 400 && refusal.body.error === undefined ? oauthErrors.invalidRequest(refusal.message) : refusal);
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => {
     try {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../lib/errors.js';
 import { addLogBindings } from './logging.js';
 import type { Authenticator, Caller } from '../auth/caller.js';
@@ -15,30 +15,55 @@ const PUBLIC_PATHS = new Set(['/api/v5/openapi.json', '/dc/api/v5/openapi.json']
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
+/** Every address under /api/v5 and /scim/v2, known or not (401 comes before 404/405), but the public OpenAPI document. */
+export function requiresToken(request: FastifyRequest): boolean {
+  const path = routedPath(request);
+  return (isScimPath(path) || isApiPath(path)) && !PUBLIC_PATHS.has(path.replace(/\/$/, ''));
+}
+
+/** Called before a request is refused for its token (none, malformed, unknown, revoked); may throw another refusal instead. */
+export type BeforeTokenRefusal = (request: FastifyRequest) => void;
+
 /**
- * Bearer authentication for the whole /api/v5 and /scim/v2 subtrees, known paths or not (401 comes
- * before 404/405). The scope check waits until routing is known, so a write to an unknown address is
- * a 404. The two APIs take different scopes: `read`/`write` for v5, `scim` for provisioning.
+ * Bearer authentication for the whole /api/v5 and /scim/v2 subtrees. Scopes are checked apart
+ * (`registerScopeCheck`), so that what comes between (the token's request budget) sees every
+ * authenticated request, those refused for their scope included.
  */
-export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator, beforeRefusal?: BeforeTokenRefusal): void {
   app.decorateRequest('caller', null as unknown as Caller);
 
-  app.addHook('onRequest', async (request, reply) => {
-    const path = routedPath(request);
-    const scim = isScimPath(path);
-    if ((!scim && !isApiPath(path)) || PUBLIC_PATHS.has(path.replace(/\/$/, ''))) return;
+  async function authenticate(request: FastifyRequest): Promise<Caller> {
     const header = request.headers.authorization;
     if (!header) throw errors.authenticationRequired();
     const bearer = BEARER.exec(header);
     if (!bearer) throw errors.invalidToken('The Authorization header must be "Bearer <token>"');
-    request.caller = await authenticator.authenticate(bearer[1]!);
+    return await authenticator.authenticate(bearer[1]!);
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!requiresToken(request)) return;
+    try {
+      request.caller = await authenticate(request);
+    } catch (error) {
+      beforeRefusal?.(request);
+      throw error;
+    }
     // The audit trail: every later line of the request, a write's completion among them, names who made
     // it, by ids only (the secret itself is never kept past this point).
     const { orgId, tokenId, clientId } = request.caller;
     addLogBindings(request, reply, clientId ? { orgId, tokenId, clientId } : { orgId, tokenId });
-    if (isUnrouted(request)) return;
+  });
+}
+
+/**
+ * The scopes an authenticated request needs, checked once routing is known (a write to an unknown
+ * address is a 404). The two APIs take different scopes: `read`/`write` for v5, `scim` for provisioning.
+ */
+export function registerScopeCheck(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (!request.caller || isUnrouted(request)) return;
     const { scopes } = request.caller;
-    if (scim) {
+    if (isScimPath(routedPath(request))) {
       if (!scopes.includes('scim')) throw errors.insufficientScope('scim');
     } else if (!READ_METHODS.has(request.method)) {
       if (!scopes.includes('write')) throw errors.insufficientScope('write');

@@ -65,9 +65,16 @@ export function isOAuthPath(path: string): boolean {
   return path.startsWith('/oauth/');
 }
 
+/** Node keeps the first of several Host headers: they are counted in the raw ones. */
+function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === 'host') count += 1;
+  return count;
+}
+
 /**
- * Protocol rules that apply before any handler: X-Request-Id on every response, a Host on every
- * HTTP/1.1 request (RFC 9112 §3.2), HTTPS behind a proxy, and Accept negotiation (after routing, so
+ * Protocol rules that apply before any handler: X-Request-Id on every response, one Host on every
+ * HTTP/1.1 request (RFC 9112 §3.2: none or several is a 400), HTTPS behind a proxy, and Accept negotiation (after routing, so
  * an unknown address is still a 404 first).
  */
 export function registerProtocol(app: FastifyInstance, options: { trustProxy: boolean }): void {
@@ -76,6 +83,10 @@ export function registerProtocol(app: FastifyInstance, options: { trustProxy: bo
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       reply.header('Connection', 'close');
       return done(errors.missingHost());
+    }
+    if (hostHeaderCount(request.raw.rawHeaders) > 1) {
+      reply.header('Connection', 'close');
+      return done(errors.duplicateHost());
     }
     if (options.trustProxy && request.protocol !== 'https' && !isProbePath(routedPath(request))) {
       return done(errors.httpsRequired());

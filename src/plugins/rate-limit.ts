@@ -4,6 +4,7 @@ import { errors } from '../lib/errors.js';
 import { redisStore } from '../rate-limit/redis-store.js';
 import type { RateLimitSettings } from '../rate-limit/settings.js';
 import { MAX_KEYS, memoryStore, type Decision, type Limit, type WindowStore } from '../rate-limit/sliding-window.js';
+import { requiresToken, type BeforeTokenRefusal } from './authentication.js';
 import { isOAuthPath, isProbePath, routedPath } from './protocol.js';
 
 /** Counts an authenticated OAuth client at the token endpoint, or throws the 429. */
@@ -47,8 +48,10 @@ function retryAfterSeconds(ms: number): number {
  * - a request with a valid token counts against its token, right after authentication, so that what
  *   is refused later (400, 404, 405) counts too;
  * - every other request (no token, a bad or revoked one, an address outside the API) counts against
- *   its address; once that budget is spent the address is refused before its token is even looked
- *   up, so a stranger costs at most the budget in lookups per window;
+ *   its address; once that budget is spent the address's requests are refused, but for a valid
+ *   token's: a stranger behind the same address translation cannot lock out the callers who share
+ *   it. A request without a token is refused before authentication, one with a token only once its
+ *   lookup failed (a lookup by hash, as any request costs);
  * - the OAuth endpoints count per address, and the token endpoint per client too, with their own
  *   stricter limit;
  * - health probes are never counted: a balancer must always reach them.
@@ -102,16 +105,22 @@ export function createRateLimiter(app: FastifyInstance, settings: RateLimitSetti
   const clientBudget: ClientBudget | undefined = oauth ? (reply, clientId) => admit(reply, `oauth-client:${clientId}`, oauth) : undefined;
 
   return {
-    /** Before authentication: the OAuth endpoints' address budget, and no lookup for a spent address. */
+    /** Before authentication: the OAuth endpoints' address budget, and a spent address refused where no token is needed. */
     screenAddresses(): void {
       app.addHook('onRequest', async (request, reply) => {
         const kind = kindOf(request);
         if (kind === 'oauth' && oauth) await admit(reply, `oauth-address:${addressKey(request.ip)}`, oauth);
-        if (kind === 'other' && api) refuseIfSpent(`address:${addressKey(request.ip)}`);
+        if (kind === 'other' && api && !requiresToken(request)) refuseIfSpent(`address:${addressKey(request.ip)}`);
       });
     },
 
-    /** After authentication: a caller against its token; anything answered without a valid caller against its address. */
+    /** For authentication: a request whose token is refused from a spent address is refused for its address instead. */
+    beforeTokenRefusal: (api ? (request) => refuseIfSpent(`address:${addressKey(request.ip)}`) : undefined) satisfies BeforeTokenRefusal | undefined,
+
+    /**
+     * After authentication, before the scope check: a caller against its token (a 403 for its scope
+     * counts too); anything answered without a valid caller against its address.
+     */
     countRequests(): void {
       if (!api) return;
       app.addHook('onRequest', async (request, reply) => {

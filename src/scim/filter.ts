@@ -124,8 +124,14 @@ export function constantOperand(constant: string | boolean): Operand {
   };
 }
 
-function unknownAttribute(path: string): never {
-  throw scimErrors.invalidFilter(`The attribute "${path}" cannot be filtered on`);
+/**
+ * The operand of an attribute, or the refusal of an unknown one. A resolver that looks names up in
+ * an object finds what every object inherits (`constructor`, `__proto__`) too: that is no operand.
+ */
+function operandOf(resolve: Resolver, path: string, parent: string | undefined): Operand {
+  const operand = resolve(path, parent);
+  if (typeof operand?.compare !== 'function') throw scimErrors.invalidFilter(`The attribute "${path}" cannot be filtered on`);
+  return operand;
 }
 
 function translateNode(node: Filter, resolve: Resolver, parent?: string): Condition {
@@ -141,14 +147,10 @@ function translateNode(node: Filter, resolve: Resolver, parent?: string): Condit
       if (parent !== undefined) throw scimErrors.invalidFilter('Value filters cannot nest');
       return translateNode(node.valFilter, resolve, node.attrPath);
     }
-    case 'pr': {
-      const operand = resolve(node.attrPath, parent) ?? unknownAttribute(node.attrPath);
-      return operand.compare('pr', undefined);
-    }
-    default: {
-      const operand = resolve(node.attrPath, parent) ?? unknownAttribute(node.attrPath);
-      return operand.compare(node.op, node.compValue);
-    }
+    case 'pr':
+      return operandOf(resolve, node.attrPath, parent).compare('pr', undefined);
+    default:
+      return operandOf(resolve, node.attrPath, parent).compare(node.op, node.compValue);
   }
 }
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../lib/errors.js';
 import { answerClientError, answerOnResponse } from '../plugins/errors.js';
@@ -21,8 +22,14 @@ export interface ListenOptions {
 
 /** First byte of every TLS record carrying a handshake message (ClientHello included). */
 const TLS_HANDSHAKE = 0x16;
-/** Without limits: a client that connects but sends nothing is dropped after this long. */
-const DEFAULT_SILENCE_TIMEOUT_MS = 10_000;
+/** A TLS record's header: type, version, and the length of what follows. */
+const TLS_RECORD_HEADER = 5;
+/** The longest a TLS record may be (RFC 8446 §5.1); a longer one is the TLS server's to refuse. */
+const TLS_MAX_RECORD = 2 ** 14;
+/** Without limits: a TLS handshake must be over, or plain HTTP have begun, this long after connecting. */
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+/** How long a connection closed for its handshake's slowness has to read the close before it is cut. */
+const CLOSING_LINGER_MS = 1000;
 /** How long shutdown waits for requests already being handled. */
 const DRAIN_TIMEOUT_MS = 10_000;
 /** A connection over a cap is closed at once; what its client still sends is read and dropped for this long. */
@@ -40,10 +47,11 @@ export async function listenTls(app: FastifyInstance, options: ListenOptions): P
   await app.ready();
   const tlsServer = app.server;
   const inFlight = trackRequests(tlsServer);
-  const silenceTimeoutMs = options.limits?.tlsHandshakeTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS;
-  const plainServer = createHttpsRequiredServer(silenceTimeoutMs);
+  const handshakeTimeoutMs = options.limits?.tlsHandshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+  const plainServer = createHttpsRequiredServer(handshakeTimeoutMs);
   const sockets = new Set<net.Socket>();
   const admit = connectionCaps(app, options.limits);
+  const handshakes = handshakeDeadlines(tlsServer, handshakeTimeoutMs);
 
   const netServer = net.createServer((socket) => {
     // Resets and aborted handshakes must never become uncaught exceptions.
@@ -51,7 +59,8 @@ export async function listenTls(app: FastifyInstance, options: ListenOptions): P
     if (!admit(socket)) return;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    routeByFirstByte(socket, tlsServer, plainServer, silenceTimeoutMs);
+    handshakes.start(socket);
+    routeByFirstRecord(socket, tlsServer, plainServer, handshakes);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -129,19 +138,74 @@ function connectionCaps(app: FastifyInstance, limits: ClientLimits | undefined):
   };
 }
 
-function routeByFirstByte(socket: net.Socket, tlsServer: net.Server, plainServer: http.Server, silenceTimeoutMs: number): void {
-  socket.setTimeout(silenceTimeoutMs, () => socket.destroy());
+/** Closes a connection with a FIN, reading and dropping what its client still sends for a while: no reset. */
+function closeCleanly(socket: net.Socket): void {
+  socket.removeAllListeners('readable');
+  socket.resume();
+  socket.end();
+  socket.setTimeout(CLOSING_LINGER_MS, () => socket.destroy());
+}
 
+/**
+ * TLS_HANDSHAKE_TIMEOUT counted from the connection, not from the last byte as Node's own
+ * handshake timeout is: a ClientHello sent a byte at a time cannot hold a connection longer. A
+ * connection still being sniffed is closed cleanly; one whose ClientHello the TLS server has (only
+ * the client's last flight missing) is cut.
+ */
+function handshakeDeadlines(tlsServer: net.Server, timeoutMs: number) {
+  const pending = new WeakMap<net.Socket, NodeJS.Timeout>();
+  const handedToTls = new WeakSet<net.Socket>();
+  // The TLS socket's `_parent` is the connection it wraps (Node's, stable since TLSSocket exists).
+  tlsServer.on('secureConnection', (tlsSocket: TLSSocket & { _parent?: net.Socket }) => {
+    if (tlsSocket._parent) clearTimeout(pending.get(tlsSocket._parent));
+  });
+  return {
+    start(socket: net.Socket): void {
+      const deadline = setTimeout(() => (handedToTls.has(socket) ? socket.destroy() : closeCleanly(socket)), timeoutMs);
+      pending.set(socket, deadline);
+      socket.once('close', () => clearTimeout(deadline));
+    },
+    /** Plain HTTP: the responder's own timeouts take over. */
+    handedToPlain(socket: net.Socket): void {
+      clearTimeout(pending.get(socket));
+    },
+    handedToTls(socket: net.Socket): void {
+      handedToTls.add(socket);
+    },
+  };
+}
+
+/** Whether `bytes` hold a whole first TLS record (of one longer than TLS allows, as much as it allows). */
+function holdsFirstRecord(bytes: Buffer): boolean {
+  return bytes.length >= TLS_RECORD_HEADER && bytes.length >= TLS_RECORD_HEADER + Math.min(bytes.readUInt16BE(3), TLS_MAX_RECORD);
+}
+
+/**
+ * Reads the start of a connection until it is known for what it is: plain HTTP from its first byte,
+ * TLS once its first record (the ClientHello) is all there, so that a slow one is still ours to
+ * close cleanly. The bytes are then put back for the receiving server to read from the start.
+ */
+function routeByFirstRecord(
+  socket: net.Socket,
+  tlsServer: net.Server,
+  plainServer: http.Server,
+  handshakes: ReturnType<typeof handshakeDeadlines>,
+): void {
+  let received = Buffer.alloc(0);
   const onReadable = (): void => {
-    const chunk = socket.read(1) as Buffer | null;
-    // null: fewer bytes than requested are buffered, or the client closed without sending.
-    if (chunk === null) return;
+    for (let chunk: Buffer | null; (chunk = socket.read() as Buffer | null) !== null;) received = Buffer.concat([received, chunk]);
+    if (received.length === 0) return;
+    const tls = received[0] === TLS_HANDSHAKE;
+    if (tls && !holdsFirstRecord(received)) return;
     socket.off('readable', onReadable);
-    socket.setTimeout(0);
-    // Put the byte back so the receiving server reads the stream from its start.
-    socket.unshift(chunk);
-    if (chunk[0] === TLS_HANDSHAKE) tlsServer.emit('connection', socket);
-    else plainServer.emit('connection', socket);
+    socket.unshift(received);
+    if (tls) {
+      handshakes.handedToTls(socket);
+      tlsServer.emit('connection', socket);
+    } else {
+      handshakes.handedToPlain(socket);
+      plainServer.emit('connection', socket);
+    }
   };
   socket.on('readable', onReadable);
 }

@@ -5,14 +5,16 @@ import { once } from 'node:events';
 interface ServingMessage {
   type: 'serving';
   baseUrl: string;
+  /** The address it listens on (`https://127.0.0.1:8443`), which differs from baseUrl's behind PUBLIC_URL. */
+  listening: string;
 }
 
 /** Whether this process is one of the workers of a `WORKERS=n` server. */
 export const isWorker = cluster.isWorker;
 
 /** A worker's word to the primary that it serves. */
-export function reportServing(baseUrl: string): void {
-  process.send?.({ type: 'serving', baseUrl } satisfies ServingMessage);
+export function reportServing(baseUrl: string, listening: string): void {
+  process.send?.({ type: 'serving', baseUrl, listening } satisfies ServingMessage);
 }
 
 /** A worker's last step once it has closed: the channel to the primary would keep it alive. */
@@ -22,6 +24,7 @@ export function leavePrimary(): void {
 
 export interface Workers {
   baseUrl: string;
+  listening: string;
   /** SIGTERM to every worker (each finishes its requests in flight), resolved once all have exited. */
   stop(): Promise<void>;
 }
@@ -36,12 +39,12 @@ export async function startWorkers(count: number, log: (line: string) => void): 
   let started = false;
   let stopping = false;
 
-  const fork = (): Promise<string> => {
+  const fork = (): Promise<ServingMessage> => {
     const worker = cluster.fork();
     exits.set(worker, once(worker, 'exit'));
     return new Promise((resolve, reject) => {
       worker.on('message', (message: ServingMessage) => {
-        if (message?.type === 'serving') resolve(message.baseUrl);
+        if (message?.type === 'serving') resolve(message);
       });
       worker.once('exit', (code: number | null, signal: string | null) => {
         exits.delete(worker);
@@ -62,9 +65,9 @@ export async function startWorkers(count: number, log: (line: string) => void): 
   };
 
   try {
-    const [baseUrl] = await Promise.all(Array.from({ length: count }, fork));
+    const [{ baseUrl, listening }] = (await Promise.all(Array.from({ length: count }, fork))) as [ServingMessage];
     started = true;
-    return { baseUrl: baseUrl!, stop };
+    return { baseUrl, listening, stop };
   } catch (error) {
     await stop();
     throw error;

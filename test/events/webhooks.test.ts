@@ -100,6 +100,28 @@ forEachEngine(
       assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
     });
 
+    it('refuses URLs holding control characters, and IPv4-compatible IPv6 literals (::10.0.0.1), on create and update', async () => {
+      const { id } = await createWebhook(h, 'https://example.com/hook', ['offering.created']);
+      for (const url of [
+        'https://example.com/hook\r\nX-Injected: 1',
+        'https://example.com/\nhook',
+        'https://exa\tmple.com/',
+        ' https://example.com/hook',
+        'https://[::127.0.0.1]/',
+        'https://[::a00:1]/',
+        'https://[::10.0.0.1]/hook',
+        'https://[::8.8.8.8]/',
+      ]) {
+        for (const refused of [await h.post('webhooks', { url, events: ['user.created'] }), await h.put(`webhooks/${id}`, { url })]) {
+          assert.equal(refused.statusCode, 400, JSON.stringify(url));
+          assert.equal(typeof refused.json().fieldErrors.url, 'string', JSON.stringify(url));
+        }
+      }
+      assert.equal((await h.get(`webhooks/${id}`)).json().url, 'https://example.com/hook');
+      assert.equal((await h.put(`webhooks/${id}`, { url: 'https://[2606:4700:4700::1111]/hook' })).statusCode, 204);
+      assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
+    });
+
     it('delivers every event type once, signed so that the standardwebhooks package verifies it', async () => {
       const { id, secret } = await createWebhook(h, receiver.url);
       const verifier = new Verifier(secret);

@@ -106,7 +106,8 @@ export class ServerProcess {
       }, START_TIMEOUT_MS);
       const collect = (chunk: string) => {
         this.output += chunk;
-        const match = /training-api serving https:\/\/[^\s]+:(\d+)\/api\/v5/.exec(this.output);
+        // Behind PUBLIC_URL, the address it listens on follows the public one.
+        const match = /training-api serving (?:\S+ \(listening on )?https:\/\/[^\s]+:(\d+)(?:\/api\/v5|\))/.exec(this.output);
         if (match) {
           clearTimeout(timer);
           resolvePort(Number(match[1]));

@@ -40,7 +40,7 @@ forEachEngine(
       assertTooMany(await h.get('users', { token }));
     });
 
-    it('counts requests without a valid token against their address, and then refuses them before any token lookup', async () => {
+    it('counts requests without a valid token against their address, and then refuses them', async () => {
       const address = '203.0.113.7';
       const statuses: number[] = [];
       const attempts: Record<string, string>[] = [
@@ -54,10 +54,49 @@ forEachEngine(
         statuses.push((await injectFrom(h, address, '/api/v5/users', headers)).statusCode);
       }
       assert.deepEqual(statuses, [401, 401, 401, 429, 429]);
-      // A valid token from that address waits too: the address is refused before anything is looked up.
-      assertTooMany(await injectFrom(h, address, '/api/v5/users', { authorization: `Bearer ${await h.token(h.org.id)}` }));
+      // Bad tokens stay refused once the address's budget is spent, malformed or not, and so do unknown addresses.
+      assertTooMany(await injectFrom(h, address, '/api/v5/users', { authorization: `Bearer tpa_${'y'.repeat(43)}` }));
+      assertTooMany(await injectFrom(h, address, '/api/v5/users', { authorization: 'Basic abc' }));
+      assert.equal((await injectFrom(h, address, '/scim/v2/Users')).statusCode, 429);
+      assertTooMany(await injectFrom(h, address, '/wp-login.php'));
       // Another address is not concerned.
       assert.equal((await injectFrom(h, '203.0.113.8', '/api/v5/users')).statusCode, 401);
+    });
+
+    it('serves a valid token from an address whose bad tokens spent its budget, on the budget of the token', async () => {
+      // A stranger behind the same address translation must not lock out the callers who share it.
+      const address = '203.0.113.20';
+      for (let i = 0; i < 3; i++)
+        assert.equal((await injectFrom(h, address, '/api/v5/users', { authorization: 'Bearer tpa_guess' })).statusCode, 401);
+      assertTooMany(await injectFrom(h, address, '/api/v5/users', { authorization: 'Bearer tpa_guess' }));
+      const authorization = `Bearer ${await h.token(h.org.id)}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await injectFrom(h, address, '/api/v5/users', { authorization })).statusCode);
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
+      const scim = `Bearer ${await h.token(h.org.id, { scopes: ['scim'] })}`;
+      assert.equal((await injectFrom(h, address, '/scim/v2/Users', { authorization: scim })).statusCode, 200);
+      assertTooMany(await injectFrom(h, address, '/api/v5/users', { authorization: 'Bearer tpa_guess' }));
+    });
+
+    it('counts 403 answers against the token: insufficient_scope, and a token of the other API', async () => {
+      const cases: [string, string, string][] = [
+        [await h.token(h.org.id, { scopes: ['read'] }), 'DELETE', `/api/v5/users/${'0'.repeat(32)}`],
+        [await h.token(h.org.id, { scopes: ['read', 'write'] }), 'GET', '/scim/v2/Users'],
+        [await h.token(h.org.id, { scopes: ['scim'] }), 'GET', '/api/v5/users'],
+      ];
+      for (const [token, method, url] of cases) {
+        const statuses: number[] = [];
+        for (let i = 0; i < 4; i++) {
+          const response = await h.app.inject({
+            method: method as 'GET',
+            url,
+            headers: { authorization: `Bearer ${token}` },
+            remoteAddress: '203.0.113.30',
+          });
+          statuses.push(response.statusCode);
+        }
+        assert.deepEqual(statuses, [403, 403, 403, 429], `${method} ${url}`);
+      }
     });
 
     it('counts unknown addresses outside the API against the address too', async () => {

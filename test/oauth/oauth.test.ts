@@ -120,6 +120,23 @@ forEachEngine('OAuth 2.0 client credentials', (h) => {
       assertOAuthError(json, 400, 'invalid_request');
     });
 
+    it('refuses client credentials that hold NUL, on both endpoints, in the RFC 6749 shape', async () => {
+      // "\0:\0" in HTTP Basic; a form's client_id or client_secret holding NUL
+      const nulBasic = { authorization: 'Basic AAA6AA==' };
+      for (const url of ['/oauth/token', '/oauth/revoke']) {
+        const response = await form(h, url, { grant_type: 'client_credentials', token: 'tpo_x' }, nulBasic);
+        assertOAuthError(response, 401, 'invalid_client');
+        const nulForm = await form(h, url, 'grant_type=client_credentials&token=tpo_x&client_id=%00&client_secret=x');
+        assertOAuthError(nulForm, 400, 'invalid_request');
+        assert.match(nulForm.json().error_description, /client_id: must not contain the NUL character/);
+        assertOAuthError(
+          await form(h, url, 'grant_type=client_credentials&token=%00', { authorization: basic(client.id, client.secret) }),
+          400,
+          'invalid_request',
+        );
+      }
+    });
+
     it('ignores parameters it does not know, as RFC 6749 asks', async () => {
       assert.equal((await token({ grant_type: 'client_credentials', audience: 'x', resource: 'y' })).statusCode, 200);
     });

@@ -136,6 +136,12 @@ forEachEngine('SCIM /Groups', (h) => {
     scimError(await client.find('Groups', 'owner eq "x"'), 400, 'invalidFilter');
   });
 
+  it('refuses attribute names every object inherits (__proto__, constructor) as any unknown attribute: invalidFilter', async () => {
+    for (const filter of ['__proto__ eq "x"', 'constructor pr', 'members[constructor eq "x"]']) {
+      scimError(await scim.find('Groups', filter), 400, 'invalidFilter');
+    }
+  });
+
   it('refuses what it cannot do, changing nothing', async () => {
     const id = await scim.createGroup({ displayName: 'Strict group', members: [{ value: ada }] });
     scimError(await scim.post('/Groups', { displayName: 'strict   group' }), 409, 'uniqueness');

@@ -330,6 +330,12 @@ forEachEngine('SCIM /Users', (h) => {
     scimError(await client.find('Users', 'userName eq 42'), 400, 'invalidFilter');
   });
 
+  it('refuses attribute names every object inherits (__proto__, constructor) as any unknown attribute: invalidFilter', async () => {
+    for (const filter of ['__proto__ eq "x"', 'constructor pr', 'constructor eq "x"', 'emails[constructor eq "x"]', 'name.__proto__ pr']) {
+      scimError(await scim.find('Users', filter), 400, 'invalidFilter');
+    }
+  });
+
   it("keeps organizations apart: another organization's token sees and changes nothing", async () => {
     const id = await scim.createUser({ userName: 'private@example.com', name: { givenName: 'Private' } });
     const stranger = await ScimClient.of(h, (await h.createOrganization('Strangers')).id);

@@ -38,7 +38,7 @@ async function stalledUpload(port: number, token: string, localAddress?: string)
   const socket = await tlsConnect(port, { localAddress });
   const ended = ending(socket);
   socket.write(
-    `POST /api/v5/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+    `POST /api/v5/users HTTP/1.1\r\nHost: localhost:${port}\r\nAuthorization: Bearer ${token}\r\n` +
       'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":',
   );
   return { socket, ended };
@@ -62,6 +62,51 @@ function healthz(port: number, ca: Buffer, localAddress: string): Promise<number
       })
       .on('error', () => resolve(0));
   });
+}
+
+/** A genuine ClientHello record, as tls.connect sends it first. */
+async function clientHello(): Promise<Buffer> {
+  const capture = net.createServer();
+  capture.listen(0, '127.0.0.1');
+  await once(capture, 'listening');
+  const client = tls.connect({ host: '127.0.0.1', port: (capture.address() as net.AddressInfo).port, servername: 'localhost' });
+  client.on('error', () => {});
+  const [socket] = (await once(capture, 'connection')) as [net.Socket];
+  let hello = Buffer.alloc(0);
+  while (hello.length < 5 || hello.length < 5 + hello.readUInt16BE(3)) hello = Buffer.concat([hello, ((await once(socket, 'data')) as [Buffer])[0]]);
+  client.destroy();
+  socket.destroy();
+  capture.close();
+  return hello;
+}
+
+/**
+ * Connects, waits `delayMs`, then sends `bytes` one every 50 ms until the server closes (or 5 s
+ * pass); resolves with when the connection ended, counted from the connection, and how.
+ */
+async function trickle(port: number, bytes: Buffer, delayMs: number): Promise<{ closedAfterMs: number; error?: string; received: number }> {
+  const socket = net.connect({ host: '127.0.0.1', port });
+  await once(socket, 'connect');
+  const connected = performance.now();
+  let received = 0;
+  let error: string | undefined;
+  let closedAfterMs = Infinity;
+  socket.on('data', (chunk: Buffer) => (received += chunk.length));
+  socket.on('error', (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
+  // The server's FIN: stop sending, and close this side too.
+  socket.on('end', () => {
+    closedAfterMs = performance.now() - connected;
+    socket.end();
+  });
+  const closed = once(socket, 'close');
+  await sleep(delayMs);
+  for (let index = 0; index < bytes.length && closedAfterMs === Infinity && performance.now() - connected < 5000; index++) {
+    socket.write(bytes.subarray(index, index + 1));
+    await sleep(50);
+  }
+  if (closedAfterMs === Infinity) socket.destroy();
+  await closed;
+  return { closedAfterMs: Math.round(closedAfterMs), error, received };
 }
 
 function parseAnswer(received: string): { status: number; head: string; body: unknown } {
@@ -113,6 +158,17 @@ describe('slow clients', { timeout: 60_000 }, () => {
     const [stalled, silent] = await Promise.all([handshakeEnded, silentEnded]);
     assert.equal(stalled.received, '');
     assert.equal(silent.received, '');
+  });
+
+  it('closes a TLS handshake sent one byte at a time at TLS_HANDSHAKE_TIMEOUT from the connection, cleanly', async () => {
+    const hello = await clientHello();
+    // Some send their first byte at once, others wait most of the timeout first: all are closed 1 s after connecting.
+    const trickles = Array.from({ length: 10 }, (_, index) => trickle(server.port, hello, index % 2 === 0 ? 0 : 800));
+    for (const { closedAfterMs, error, received } of await Promise.all(trickles)) {
+      assert.equal(error, undefined, 'closed cleanly, not reset');
+      assert.equal(received, 0);
+      assert.ok(closedAfterMs >= 900 && closedAfterMs < 1900, `closed ${closedAfterMs} ms after connecting`);
+    }
   });
 
   it('closes a kept-alive connection after the keep-alive timeout', async () => {

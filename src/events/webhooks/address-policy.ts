@@ -13,10 +13,18 @@ function isLoopbackName(hostname: string): boolean {
   return hostname === 'localhost' || hostname.endsWith('.localhost');
 }
 
+/**
+ * IPv4-compatible IPv6 addresses (`::10.0.0.1`, deprecated by RFC 4291 §2.5.5.1): a stack may reach
+ * the IPv4 address they embed, and ipaddr.js counts them as unicast. `::` and `::1` are ranges of their own.
+ */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+
 /** Whether an IP address may be posted to: a public unicast one, or loopback when allowed. */
 export function isPermittedAddress(address: string, policy: AddressPolicy): boolean {
   if (!ipaddr.isValid(address)) return false;
-  const range = ipaddr.process(address).range(); // IPv4-mapped IPv6 addresses count as IPv4
+  const parsed = ipaddr.process(address); // IPv4-mapped IPv6 addresses count as IPv4
+  const range = parsed.range();
+  if (parsed instanceof ipaddr.IPv6 && range === 'unicast' && parsed.match(IPV4_COMPATIBLE)) return false;
   return range === 'unicast' || (policy.allowInsecureLoopback && range === 'loopback');
 }
 
@@ -26,11 +34,14 @@ export function hostOf(url: URL): string {
 }
 
 /**
- * Why a webhook URL is refused as it is written, or undefined: not https (http only to loopback,
- * when allowed), credentials in it, or an address literal that is not public. Names are resolved,
+ * Why a webhook URL is refused as it is written, or undefined: a space or control character in it,
+ * not https (http only to loopback, when allowed), credentials in it, or an address literal that is
+ * not public. Names are resolved,
  * and their addresses checked, at every delivery.
  */
 export function urlProblem(text: string, policy: AddressPolicy): string | undefined {
+  // The URL parser would silently drop a tab or line break, and trim spaces: the text stored must be the URL posted to.
+  if (/[\s\p{Cc}]/u.test(text)) return 'must not contain spaces or control characters (percent-encode them)';
   let url: URL;
   try {
     url = new URL(text);
