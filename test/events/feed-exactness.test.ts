@@ -4,6 +4,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Caller } from '../../src/auth/caller.js';
 import type { Database } from '../../src/db/schema.js';
 import { inTransaction } from '../../src/db/unit-of-work.js';
+import { feedColumn } from '../../src/events/feed-positions.js';
+import { pruneEvents } from '../../src/events/retention.js';
 import { usersService } from '../../src/resources/users/users.service.js';
 import { createUser, unique } from '../helpers/collections.js';
 import { eventsAfter, FeedConsumer, harnessFeed } from '../helpers/events.js';
@@ -20,7 +22,7 @@ async function transactionId(trx: Kysely<Database>): Promise<bigint> {
   return BigInt(rows[0]!.xid);
 }
 
-forEachEngine('event feed under concurrent transactions', (h) => {
+forEachEngine('event feed order', (h) => {
   let beside: ReturnType<typeof besideTheApp>;
   let caller: Caller;
   before(() => {
@@ -144,5 +146,30 @@ forEachEngine('event feed under concurrent transactions', (h) => {
       const current = (await h.get(`users/${id}`)).json();
       assert.deepEqual(userEvents(consumer.events, id).at(-1).data, current, 'the last event of each user is the user as it is');
     }
+  });
+
+  it('goes on numbering after retention removed every event of the organization', async () => {
+    const org = await h.createOrganization(unique('Retention'));
+    const feed = (token: string) => async (query: Record<string, string>) => {
+      const response = await h.get('events', { query, token });
+      return { status: response.statusCode, body: response.json() };
+    };
+    await createUser(h, { token: org.token });
+    await new FeedConsumer(feed(org.token)).poll();
+    const column = feedColumn(h.database.db);
+    const places = async () =>
+      (await h.database.db.selectFrom('events').select(column).where('org_id', '=', org.id).execute()).map((row) => Number(row[column]));
+    const before = Math.max(...(await places()));
+    await h.database.db.updateTable('events').set({ created_date: '2001-01-01T00:00:00Z' }).where('org_id', '=', org.id).execute();
+    await pruneEvents(h.database.db, 30);
+    assert.deepEqual(await places(), []);
+    const userId = await createUser(h, { token: org.token });
+    const read = await new FeedConsumer(feed(org.token)).poll();
+    assert.deepEqual(
+      read.map((event) => event.data.id),
+      [userId],
+    );
+    const [after] = await places();
+    assert.ok(after! > before, `the new event's place ${after} follows ${before}`);
   });
 });

@@ -109,7 +109,9 @@ for (const engine of ALL_ENGINES) {
     before(async () => {
       database = await createTestDatabase(engine);
       const apiUrl = engine === 'postgres' ? `${database.url}&application_name=${API_CONNECTIONS}` : database.url;
-      server = await ServerProcess.start({ DATABASE_URL: apiUrl });
+      // On SQLite an API write waits for each import batch's write lock: on a loaded machine a batch
+      // may take longer than the default 10 s, which is not what this test is about.
+      server = await ServerProcess.start({ DATABASE_URL: apiUrl, DATABASE_STATEMENT_TIMEOUT: '60s' });
       token = await server.bootstrapToken();
       orgId = (await database.db.selectFrom('organizations').select('id').executeTakeFirstOrThrow()).id;
       dir = await mkdtemp(join(tmpdir(), 'import-latency-'));
