@@ -431,6 +431,14 @@ const WITHOUT_EVENTS: Record<string, { reason: string; scenario?: Scenario }> = 
       emits: () => [],
     },
   },
+  'POST /webhooks/:id/recover': {
+    reason: 'queues again, for one receiver, events that were each recorded once with their change',
+    scenario: {
+      setup: webhook,
+      change: (m) => ({ params: { id: m.webhook }, body: { since: new Date(Date.now() - 60_000).toISOString().slice(0, 19) + 'Z' } }),
+      emits: () => [],
+    },
+  },
 };
 
 /** A scenario as it ran: its organization, what its setup made, the change's request, answer and events. */
