@@ -152,10 +152,17 @@ const CHANGES: Record<string, Scenario> = {
     refusals: () => [{ why: 'a name in use', status: 400, body: { name: 'Profile', type: 'private' } }],
   },
   'PUT /userfieldcategories/:id': {
-    setup: async (s) => ({ category: await s.create('userfieldcategories', { name: 'Profile', type: 'public' }) }),
+    setup: async (s) => {
+      const category = await s.create('userfieldcategories', { name: 'Profile', type: 'public' });
+      return { category, field: await s.create('userfields', TEXT_FIELD(category)) };
+    },
     change: (m) => ({ params: { id: m.category }, body: { name: 'Career' } }),
-    emits: (m) => [{ type: 'userfieldcategory.updated', data: { id: m.category, name: 'Career' }, previous: { name: 'Profile' } }],
-    reads: (m) => [`userfieldcategories/${m.category}`],
+    // Its fields show the category's name.
+    emits: (m) => [
+      { type: 'userfieldcategory.updated', data: { id: m.category, name: 'Career' }, previous: { name: 'Profile' } },
+      { type: 'userfield.updated', data: { id: m.field, categoryName: 'Career' }, previous: { categoryName: 'Profile' } },
+    ],
+    reads: (m) => [`userfieldcategories/${m.category}`, `userfields/${m.field}`],
     refusals: () => [{ why: 'another type', status: 400, body: { type: 'private' } }],
   },
   'DELETE /userfieldcategories/:id': {

@@ -71,6 +71,13 @@ forEachEngine('events of every resource', (h) => {
 
     await assertSilent(h, t, 'users', `users/${id}`, () => t.put(`users/${id}`, { ...user, firstName: 'Grace' }));
 
+    // A new password is a change the representation does not show: the event names the updatedDate it moved.
+    await setBack(h, 'users', [id]);
+    await t.put(`users/${id}`, { password: 'a new passphrase 2' });
+    const rehashed = await t.read(`users/${id}`);
+    assert.notEqual(rehashed.updatedDate, LONG_AGO);
+    assert.deepEqual(await t.changes(), [{ type: 'user.updated', data: rehashed, previousAttributes: { updatedDate: LONG_AGO } }]);
+
     const tombstone = await t.read(`users/${id}`);
     await t.delete(`users/${id}`);
     assert.deepEqual(await t.changes(), [{ type: 'user.deleted', data: tombstone }]);
@@ -202,12 +209,25 @@ forEachEngine('events of every resource', (h) => {
     for (const { table, path, type, change } of items) {
       const id = path.split('/')[1]!;
       await setBack(h, table, [id]);
+      await setBack(h, 'userfields', [fieldId]);
       const before = await t.read(path);
       await t.put(path, change);
       const after = await t.read(path);
       const previousAttributes = Object.fromEntries(Object.keys(change).map((key) => [key, before[key] ?? null]));
+      // The category's renaming shows in its field's categoryName: the field is updated too.
+      const fieldUpdate =
+        type === 'userfieldcategory'
+          ? [
+              {
+                type: 'userfield.updated',
+                data: await t.read(`userfields/${fieldId}`),
+                previousAttributes: { categoryName: 'Profile', updatedDate: LONG_AGO },
+              },
+            ]
+          : [];
       assert.deepEqual(await t.changes(), [
         { type: `${type}.updated`, data: after, previousAttributes: { ...previousAttributes, updatedDate: LONG_AGO } },
+        ...fieldUpdate,
       ]);
       // PUT back as read: nothing changes.
       await assertSilent(h, t, table, path, () => t.put(path, after));
@@ -217,8 +237,6 @@ forEachEngine('events of every resource', (h) => {
     await assertSilent(h, t, 'userfields', `userfields/${fieldId}`, () =>
       t.put(`userfields/${fieldId}`, { constraints: { minimumLength: 2, maximumLength: 9 } }),
     );
-    // The category's renaming shows in its field's categoryName, a consequence with no event of its own.
-    assert.equal((await t.read(`userfields/${fieldId}`)).categoryName, 'Private profile');
 
     for (const { path, type } of [items[1]!, items[0]!, items[2]!]) {
       const tombstone = await t.read(path);

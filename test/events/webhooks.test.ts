@@ -3,7 +3,7 @@ import { after, before, it } from 'node:test';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { createUser, unique } from '../helpers/collections.js';
 import { eventsAfter } from '../helpers/events.js';
-import { forEachEngine, type Harness } from '../helpers/harness.js';
+import { forEachEngine, type Harness, type RequestOptions } from '../helpers/harness.js';
 import { sleep } from '../helpers/load.js';
 import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
 import { GROUP_SCHEMA, ScimClient } from '../scim/scim-client.js';
@@ -20,11 +20,11 @@ export const TEST_WEBHOOKS = {
 };
 
 /** Each test starts without webhooks: one left by another would receive its events too. */
-async function createWebhook(h: Harness, url: string, events: readonly string[] = EVENT_TYPES) {
-  for (const webhook of (await h.get('webhooks', { query: { limit: '100' } })).json().results) {
-    assert.equal((await h.delete(`webhooks/${webhook.id}`)).statusCode, 204);
+async function createWebhook(h: Harness, url: string, events: readonly string[] = EVENT_TYPES, options: RequestOptions = {}) {
+  for (const webhook of (await h.get('webhooks', { ...options, query: { limit: '100' } })).json().results) {
+    assert.equal((await h.delete(`webhooks/${webhook.id}`, options)).statusCode, 204);
   }
-  const response = await h.post('webhooks', { url, events, description: 'Test receiver' });
+  const response = await h.post('webhooks', { url, events, description: 'Test receiver' }, options);
   assert.equal(response.statusCode, 201, response.body);
   return response.json<{ id: string; secret: string }>();
 }
@@ -151,7 +151,7 @@ forEachEngine(
       await h.delete(`userfieldcategories/${categoryId}`);
 
       const expected = await eventsAfter(h, cursor);
-      assert.equal(expected.length, 25);
+      assert.equal(expected.length, 26);
       await receiver.until(() => expected.every((event: { id: string }) => receiver.of(event.id).length > 0), 'every event');
       const got = receiver.received.slice(start);
       assert.deepEqual(new Set(got.map((request) => request.event.type)), new Set(EVENT_TYPES));
@@ -301,18 +301,20 @@ forEachEngine(
     });
 
     it('recovers what a disabled webhook missed: enabling it counts the events, recover queues exactly those since then', async () => {
-      const { id } = await createWebhook(h, receiver.url, ['user.created', 'user.updated']);
-      const known = await createUser(h);
+      // An organization of its own: \`since\` is whole seconds, so events other tests made in the same second would be queued too.
+      const own = { token: (await h.createOrganization(unique('Recovery'))).token };
+      const { id } = await createWebhook(h, receiver.url, ['user.created', 'user.updated'], own);
+      const known = await createUser(h, own);
       await receiver.until(() => receiver.received.some((r) => r.event.data.id === known), 'the first user');
-      assert.equal((await h.put(`webhooks/${id}`, { disabled: true })).statusCode, 204);
-      const cursor = (await eventsAfter(h)).at(-1)?.id;
-      await createUser(h);
-      await h.put(`users/${known}`, { firstName: 'Missed' });
-      await h.create('offerings', { title: 'Not subscribed' });
-      const missed = (await eventsAfter(h, cursor)).filter((event) => event.type.startsWith('user.'));
+      assert.equal((await h.put(`webhooks/${id}`, { disabled: true }, own)).statusCode, 204);
+      const cursor = (await eventsAfter(h, undefined, own.token)).at(-1)?.id;
+      await createUser(h, own);
+      await h.put(`users/${known}`, { firstName: 'Missed' }, own);
+      await h.create('offerings', { title: 'Not subscribed' }, own);
+      const missed = (await eventsAfter(h, cursor, own.token)).filter((event) => event.type.startsWith('user.'));
       assert.equal(missed.length, 2);
 
-      const enabled = await h.put(`webhooks/${id}`, { disabled: false });
+      const enabled = await h.put(`webhooks/${id}`, { disabled: false }, own);
       assert.equal(enabled.statusCode, 200);
       const { missedEvents, recover, disabled } = enabled.json();
       assert.deepEqual([missedEvents, disabled], [2, false]);
@@ -324,7 +326,7 @@ forEachEngine(
         'nothing missed arrives by itself',
       );
 
-      const recovered = await h.post(`webhooks/${id}/recover`, recover.body);
+      const recovered = await h.post(`webhooks/${id}/recover`, recover.body, own);
       assert.equal(recovered.statusCode, 202, recovered.body);
       assert.deepEqual(recovered.json(), { queued: 2, since: recover.body.since });
       await receiver.until(() => missed.every((event) => receiver.of(event.id).length === 1), 'the missed events');
@@ -338,13 +340,13 @@ forEachEngine(
         [...missed].sort(byId),
       );
       // Everything since then is delivered or on its way: nothing more to queue.
-      assert.deepEqual((await h.post(`webhooks/${id}/recover`, recover.body)).json(), { queued: 0, since: recover.body.since });
+      assert.deepEqual((await h.post(`webhooks/${id}/recover`, recover.body, own)).json(), { queued: 0, since: recover.body.since });
 
       // A delivery that failed for good is queued again, under the same webhook-id.
       let delivered: { eventId: string; status: string }[] = [];
       for (let i = 0; i < 100 && !missed.every((event) => delivered.some((d) => d.eventId === event.id && d.status === 'succeeded')); i++) {
         await sleep(50);
-        delivered = (await h.get(`webhooks/${id}/deliveries`)).json().results;
+        delivered = (await h.get(`webhooks/${id}/deliveries`, own)).json().results;
       }
       await h.database.db
         .updateTable('webhook_deliveries')
@@ -352,13 +354,16 @@ forEachEngine(
         .where('webhook_id', '=', id)
         .where('event_id', '=', missed[0].id)
         .execute();
-      assert.deepEqual((await h.post(`webhooks/${id}/recover`, recover.body)).json(), { queued: 1, since: recover.body.since });
+      assert.deepEqual((await h.post(`webhooks/${id}/recover`, recover.body, own)).json(), { queued: 1, since: recover.body.since });
       await receiver.until(() => receiver.of(missed[0].id).length === 2, 'the event whose delivery had failed');
-      assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
+      assert.equal((await h.delete(`webhooks/${id}`, own)).statusCode, 204);
     });
 
     it('refuses a recovery from the future, in another form or beyond the retention; needs a write token; keeps tenants apart', async () => {
-      const { id } = await createWebhook(h, receiver.url, ['user.created']);
+      // An organization of its own: the recoveries accepted below queue its past hour of events, and nobody else's.
+      const owner = await h.createOrganization(unique('Recoveries'));
+      const own = { token: owner.token };
+      const { id } = await createWebhook(h, receiver.url, ['user.created'], own);
       const at = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 19) + 'Z';
       for (const [since, problem] of [
         [at(3_600_000), /^must not be in the future$/],
@@ -367,33 +372,33 @@ forEachEngine(
         [at(-31 * 86_400_000), /^must be \S+ or later: events are kept 30 days \(EVENTS_RETENTION_DAYS\), and older ones are gone$/],
         [12, /./],
       ] as const) {
-        const refused = await h.post(`webhooks/${id}/recover`, { since });
+        const refused = await h.post(`webhooks/${id}/recover`, { since }, own);
         assert.equal(refused.statusCode, 400, String(since));
         assert.deepEqual(Object.keys(refused.json().fieldErrors), ['since'], String(since));
         assert.match(refused.json().fieldErrors.since, problem, String(since));
       }
-      assert.deepEqual(Object.keys((await h.post(`webhooks/${id}/recover`, {})).json().fieldErrors), ['since']);
-      assert.equal((await h.post(`webhooks/${id}/recover`, { since: at(-60_000), until: at(0) })).statusCode, 400);
+      assert.deepEqual(Object.keys((await h.post(`webhooks/${id}/recover`, {}, own)).json().fieldErrors), ['since']);
+      assert.equal((await h.post(`webhooks/${id}/recover`, { since: at(-60_000), until: at(0) }, own)).statusCode, 400);
 
       const since = at(-3_600_000);
       const other = await h.createOrganization(unique('Other recoveries'));
       assert.equal((await h.post(`webhooks/${id}/recover`, { since }, { token: other.token })).statusCode, 404);
-      assert.equal((await h.post(`webhooks/${'0'.repeat(32)}/recover`, { since })).statusCode, 404);
-      assert.equal((await h.post('webhooks/nope/recover', { since })).statusCode, 404);
-      const reader = await h.token(h.org.id, { scopes: ['read'] });
+      assert.equal((await h.post(`webhooks/${'0'.repeat(32)}/recover`, { since }, own)).statusCode, 404);
+      assert.equal((await h.post('webhooks/nope/recover', { since }, own)).statusCode, 404);
+      const reader = await h.token(owner.id, { scopes: ['read'] });
       assert.equal((await h.post(`webhooks/${id}/recover`, { since }, { token: reader })).statusCode, 403);
 
       // An offset is taken to UTC, and a retry with the same Idempotency-Key gets the first answer again.
       const headers = { 'idempotency-key': unique('recover') };
       const local = new Date(Date.parse(since) + 7_200_000).toISOString().slice(0, 19) + '+02:00';
-      const first = await h.post(`webhooks/${id}/recover`, { since: local }, { headers });
+      const first = await h.post(`webhooks/${id}/recover`, { since: local }, { ...own, headers });
       assert.equal(first.statusCode, 202, first.body);
-      const replay = await h.post(`webhooks/${id}/recover`, { since: local }, { headers });
+      const replay = await h.post(`webhooks/${id}/recover`, { since: local }, { ...own, headers });
       assert.equal(replay.statusCode, 202);
       assert.equal(replay.headers['idempotent-replayed'], 'true');
       assert.deepEqual(replay.json(), first.json());
       assert.equal(first.json().since, since);
-      assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
+      assert.equal((await h.delete(`webhooks/${id}`, own)).statusCode, 204);
     });
 
     it('sends nothing for a change whose transaction rolled back', async () => {

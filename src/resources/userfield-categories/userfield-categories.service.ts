@@ -7,6 +7,7 @@ import { findById } from '../../lib/not-found.js';
 import type { Paging } from '../../lib/paging.js';
 import type { Caller } from '../../auth/caller.js';
 import { recordEvent, recordUpdate } from '../../events/outbox.js';
+import { fieldsOfRenamedCategory } from '../userfields/userfields.service.js';
 import { addCategory, categoriesOfType, recordShiftedCategories, toResponse } from './category-lists.js';
 import { userfieldCategoriesRepository } from './userfield-categories.repository.js';
 import type { CreateUserfieldCategory, UpdateUserfieldCategory, UserfieldCategory, UserfieldCategoryQuery } from './userfield-categories.schemas.js';
@@ -62,11 +63,14 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
         if (namesake && namesake.id !== id) fieldErrors.name = IN_USE_MESSAGE;
         if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
 
-        if (input.name !== undefined && input.name !== row.name) await repository.rename(caller.orgId, id, input.name);
+        const renamed = input.name !== undefined && input.name !== row.name;
+        const fields = renamed ? await fieldsOfRenamedCategory(trx, caller.orgId, id) : undefined;
+        if (renamed) await repository.rename(caller.orgId, id, input.name!);
         const shifted =
           input.orderIndex === undefined ? [] : await categoriesOfType(trx, caller.orgId, row.type).move(id, row.order_index, input.orderIndex);
         recordUpdate(trx, caller.orgId, 'userfieldcategory.updated', toResponse(row), toResponse((await repository.find(caller.orgId, id))!));
         await recordShiftedCategories(trx, caller.orgId, shifted);
+        await fields?.renamed();
       });
     },
 

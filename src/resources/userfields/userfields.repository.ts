@@ -117,6 +117,17 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
         .execute();
     },
 
+    /** The category's fields as `find` gives them. */
+    async inCategory(orgId: string, categoryId: string): Promise<PlacedUserfieldRow[]> {
+      const rows = await placed(orgId).where('f.category_id', '=', categoryId).orderBy('f.id').execute();
+      return rows.map(userfieldRow);
+    },
+
+    /** Moves the updatedDate of the category's fields: they show a change made to their category. */
+    async touchCategory(orgId: string, categoryId: string, at: string): Promise<void> {
+      await db.updateTable('userfields').set({ updated_date: at }).where('org_id', '=', orgId).where('category_id', '=', categoryId).execute();
+    },
+
     /** Removes the field; its values go with it (foreign key cascade). */
     async delete(orgId: string, id: string): Promise<void> {
       await db.deleteFrom('userfields').where('org_id', '=', orgId).where('id', '=', id).execute();

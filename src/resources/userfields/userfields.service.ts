@@ -128,6 +128,25 @@ function recordShiftedFields(trx: Transaction<Database>, orgId: string, shifted:
   );
 }
 
+/**
+ * The fields of a category about to be renamed, as they are. Each shows the category's name, so once
+ * it is renamed, `renamed()` moves each one's updatedDate and records its update event with the
+ * categoryName it had.
+ */
+export async function fieldsOfRenamedCategory(trx: Transaction<Database>, orgId: string, categoryId: string) {
+  const fields = userfieldsRepository(trx);
+  const before = new Map((await fields.inCategory(orgId, categoryId)).map((row) => [row.id, toResponse(row)]));
+  return {
+    async renamed(): Promise<void> {
+      if (before.size === 0) return;
+      await fields.touchCategory(orgId, categoryId, now());
+      for (const field of (await fields.inCategory(orgId, categoryId)).map(toResponse)) {
+        recordUpdate(trx, orgId, 'userfield.updated', before.get(field.id)!, field);
+      }
+    },
+  };
+}
+
 /** What taking options away does to a value of the field: a single choice of one is cleared, a checkboxes value keeps its other options. */
 function withoutOptions(type: UserfieldType, removed: ReadonlySet<string>): ValueChange {
   if (type === 'checkboxes') return (value) => (value as string[]).filter((name) => !removed.has(name));

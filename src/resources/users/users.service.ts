@@ -12,7 +12,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { recordEvent, recordUpdate } from '../../events/outbox.js';
+import { previousAttributes, recordEvent } from '../../events/outbox.js';
 import { usersRepository, type NewUser, type UniqueProperty, type UserPatch, type VisibleUserRow } from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
@@ -156,7 +156,11 @@ export function usersService(db: Kysely<Database>) {
           if (Object.keys(patch).length === 0) return;
           // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
           await repository.update(caller.orgId, id, { ...patch, updated_date: now() });
-          recordUpdate(trx, caller.orgId, 'user.updated', toResponse(current), toResponse((await repository.find(caller.orgId, id))!));
+          const before = toResponse(current);
+          const after = toResponse((await repository.find(caller.orgId, id))!);
+          // A new password is a change the representation does not show: its event names only the updatedDate it moved.
+          const previous = previousAttributes(before, after) ?? { updatedDate: before.updatedDate };
+          recordEvent(trx, caller.orgId, 'user.updated', after, previous);
         }),
       );
     },
