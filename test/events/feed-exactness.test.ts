@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import type { Caller } from '../../src/auth/caller.js';
 import type { Database } from '../../src/db/schema.js';
 import { inTransaction } from '../../src/db/unit-of-work.js';
 import { feedColumn } from '../../src/events/feed-positions.js';
@@ -11,7 +10,7 @@ import { createUser, unique } from '../helpers/collections.js';
 import { eventsAfter, FeedConsumer, harnessFeed } from '../helpers/events.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { sleep } from '../helpers/load.js';
-import { besideTheApp, holdOpen } from '../helpers/held-transaction.js';
+import { holdOpen, writerBesideTheApp } from '../helpers/held-transaction.js';
 import { ScimClient, GROUP_SCHEMA } from '../scim/scim-client.js';
 
 const email = () => `${unique('feed').replace(' ', '')}@example.com`;
@@ -23,20 +22,14 @@ async function transactionId(trx: Kysely<Database>): Promise<bigint> {
 }
 
 forEachEngine('event feed order', (h) => {
-  let beside: ReturnType<typeof besideTheApp>;
-  let caller: Caller;
-  before(() => {
-    beside = besideTheApp(h);
-    caller = { orgId: h.org.id, tokenId: 'test', scopes: ['write'] };
-  });
-  after(() => beside.close());
+  const beside = writerBesideTheApp(h);
 
   const userEvents = (events: any[], id: string) => events.filter((event) => event.data.id === id);
 
   it('a consumer never skips an event that commits after later-numbered ones it already read', async (t) => {
     const consumer = new FeedConsumer(harnessFeed(h));
     await consumer.poll();
-    const held = holdOpen(beside.db, (trx) => usersService(trx).create(caller, { email: email() }));
+    const held = holdOpen(beside.db, (trx) => usersService(trx).create(beside.caller, { email: email() }));
     t.after(() => held.commit());
     const late = await held.written;
     // SQLite runs one write transaction at a time: nothing else can commit while this one is open.
@@ -79,20 +72,20 @@ forEachEngine('event feed order', (h) => {
       t.after(() => reachUser());
       const second = inTransaction(h.database.db, async (trx) => {
         const users = usersService(trx);
-        await users.create(caller, { email: email() });
+        await users.create(beside.caller, { email: email() });
         secondStarted(await transactionId(trx));
         await userReached;
-        await users.update(caller, userId, { firstName: 'Second' });
+        await users.update(beside.caller, userId, { firstName: 'Second' });
       });
       const secondId = await secondXid;
       const third = holdOpen(h.database.db, async (trx) => {
-        const id = await usersService(trx).create(caller, { email: email() });
+        const id = await usersService(trx).create(beside.caller, { email: email() });
         return { id, xid: await transactionId(trx) };
       });
       t.after(() => third.commit());
       const thirdWritten = await third.written;
       const firstXid = await inTransaction(h.database.db, async (trx) => {
-        await usersService(trx).update(caller, userId, { firstName: 'First' });
+        await usersService(trx).update(beside.caller, userId, { firstName: 'First' });
         return transactionId(trx);
       });
       reachUser();

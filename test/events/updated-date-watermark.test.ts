@@ -1,24 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import type { Caller } from '../../src/auth/caller.js';
+import { it } from 'node:test';
 import { now } from '../../src/lib/time.js';
 import { usersService } from '../../src/resources/users/users.service.js';
 import { changedSince, createUser, unique } from '../helpers/collections.js';
 import { forEachEngine } from '../helpers/harness.js';
-import { besideTheApp, holdOpen } from '../helpers/held-transaction.js';
+import { holdOpen, writerBesideTheApp } from '../helpers/held-transaction.js';
 import { sleep } from '../helpers/load.js';
 
 const WATERMARK = 'updated-date-watermark';
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 forEachEngine('updatedDate watermark', (h) => {
-  let beside: ReturnType<typeof besideTheApp>;
-  let caller: Caller;
-  before(() => {
-    beside = besideTheApp(h);
-    caller = { orgId: h.org.id, tokenId: 'test', scopes: ['write'] };
-  });
-  after(() => beside.close());
+  const beside = writerBesideTheApp(h);
 
   it('is answered by every list that filters by updatedDate, and by no other', async () => {
     const userId = await createUser(h);
@@ -40,7 +33,7 @@ forEachEngine('updatedDate watermark', (h) => {
   it('a change whose transaction is open across the list call is read by the next run, which resumes from the watermark', async (t) => {
     const email = `${unique('held').replace(' ', '')}@example.com`;
     const userId = await h.create('users', { email, firstName: 'Before' });
-    const held = holdOpen(beside.db, (trx) => usersService(trx).update(caller, userId, { firstName: 'Held' }));
+    const held = holdOpen(beside.db, (trx) => usersService(trx).update(beside.caller, userId, { firstName: 'Held' }));
     t.after(() => held.commit());
     await held.written;
     // The run reads the list a second after the change took its timestamp, as a long import or

@@ -1,4 +1,6 @@
+import { after, before } from 'node:test';
 import type { Kysely, Transaction } from 'kysely';
+import type { Caller } from '../../src/auth/caller.js';
 import { openDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 import { beforeCommit, inTransaction } from '../../src/db/unit-of-work.js';
@@ -49,4 +51,24 @@ export function besideTheApp(h: Harness): { db: Kysely<Database>; close(): Promi
   if (h.engine === 'postgres') return { db: h.database.db, close: async () => undefined };
   const handle = openDatabase(h.database.url);
   return { db: handle.db, close: () => handle.close() };
+}
+
+/**
+ * For a suite: `besideTheApp` open from before its tests to after them, and a caller of the
+ * harness's organization that may write, for services called directly on that connection.
+ */
+export function writerBesideTheApp(h: Harness): { readonly db: Kysely<Database>; readonly caller: Caller } {
+  let beside: ReturnType<typeof besideTheApp>;
+  before(() => {
+    beside = besideTheApp(h);
+  });
+  after(() => beside.close());
+  return {
+    get db() {
+      return beside.db;
+    },
+    get caller(): Caller {
+      return { orgId: h.org.id, tokenId: 'test', scopes: ['write'] };
+    },
+  };
 }
