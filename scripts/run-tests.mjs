@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withMigratedTemplates } from './test-templates.mjs';
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -35,9 +36,10 @@ const summary = fileURLToPath(new URL('test-summary.mjs', import.meta.url));
 const reporter = runnerArgs.some((arg) => arg.startsWith('--test-reporter'))
   ? []
   : [`--test-reporter=${summary}`, '--test-reporter-destination=stdout'];
-const result = spawnSync(
-  process.execPath,
-  ['--test', '--test-concurrency=2', ...reporter, ...runnerArgs, ...files.filter((file) => !isSkipped(file))],
-  { stdio: 'inherit' },
+const result = await withMigratedTemplates((env) =>
+  spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...reporter, ...runnerArgs, ...files.filter((file) => !isSkipped(file))], {
+    stdio: 'inherit',
+    env,
+  }),
 );
 process.exit(result.status ?? 1);

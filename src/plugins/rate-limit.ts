@@ -65,10 +65,10 @@ export function createRateLimiter(app: FastifyInstance, settings: RateLimitSetti
   app.addHook('onClose', () => store.close());
   /** Keys known to have no budget left, and until when: an address among them is refused without asking the store. */
   const spent = new Map<string, number>();
-  const { api, oauth } = settings;
+  const { api, oauth, clock = Date.now } = settings;
 
   async function take(key: string, limit: Limit): Promise<Decision | undefined> {
-    const at = Date.now();
+    const at = clock();
     try {
       const decision = await store.take(key, limit, at);
       spent.delete(key);
@@ -91,7 +91,8 @@ export function createRateLimiter(app: FastifyInstance, settings: RateLimitSetti
   function refuseIfSpent(key: string): void {
     const until = spent.get(key);
     if (until === undefined) return;
-    if (until > Date.now()) throw errors.tooManyRequests(retryAfterSeconds(until - Date.now()));
+    const now = clock();
+    if (until > now) throw errors.tooManyRequests(retryAfterSeconds(until - now));
     spent.delete(key);
   }
 

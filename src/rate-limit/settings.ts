@@ -8,4 +8,6 @@ export interface RateLimitSettings {
   oauth?: Limit;
   /** Shared counters for several instances; without it each instance counts alone. */
   redisUrl?: string;
+  /** The time windows are counted in, in ms since the epoch: `Date.now` unless a test sets the time itself. */
+  clock?: () => number;
 }

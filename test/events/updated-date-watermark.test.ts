@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { now } from '../../src/lib/time.js';
 import { usersService } from '../../src/resources/users/users.service.js';
+import { eventually } from '../helpers/eventually.js';
 import { changedSince, createUser, unique } from '../helpers/collections.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { holdOpen, writerBesideTheApp } from '../helpers/held-transaction.js';
@@ -59,11 +60,10 @@ forEachEngine('updatedDate watermark', (h) => {
     const userId = await createUser(h);
     const { updatedDate } = (await h.get(`users/${userId}`)).json();
     // On PostgreSQL a transaction of another test file on the same server may hold it back a moment.
-    let watermark = '';
-    for (let attempt = 0; attempt < 50 && !(watermark >= updatedDate); attempt++) {
-      if (attempt > 0) await sleep(200);
-      watermark = String((await h.get('users', { query: { limit: '1' } })).headers[WATERMARK]);
-    }
-    assert.ok(watermark >= updatedDate, `the watermark ${watermark} reached ${updatedDate}`);
+    await eventually(async () => String((await h.get('users', { query: { limit: '1' } })).headers[WATERMARK]) >= updatedDate, {
+      what: `the watermark reaching ${updatedDate}`,
+      timeoutMs: 10_000,
+      intervalMs: 200,
+    });
   });
 });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ALL_ENGINES, createTestDatabase, engineSkip, type TestDatabase } from '../helpers/database.js';
-import { sleep } from '../helpers/load.js';
 import { ServerProcess, type Reply } from '../helpers/server-process.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { untilDeliveriesSettled, WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 // Each user's events reach a webhook in the order they committed, while the receiver refuses some
 // attempts (so that retries happen) and the server is killed with SIGKILL in the middle of the stream.
@@ -99,7 +98,7 @@ for (const engine of ALL_ENGINES) {
       const committed = (user: string) => feed.filter((event) => event.data.id === user).map((event) => event.id);
       const accepted = (user: string) => receiver.received.filter((r) => r.status === 204 && r.event.data.id === user).map((r) => r.event.id);
       await receiver.until(() => users.every((user) => committed(user).every((id) => accepted(user).includes(id))), 'every event accepted', 60_000);
-      await sleep(500); // any redelivery still on its way
+      await untilDeliveriesSettled(server, token, JSON.parse(created.body).id);
 
       const expected = users.reduce((sum, user) => sum + committed(user).length, 0);
       const delivered = users.reduce((sum, user) => sum + accepted(user).length, 0);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { sleep } from '../helpers/load.js';
 import { ServerProcess } from '../helpers/server-process.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { untilDeliveriesSettled, WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const WEBHOOK_SETTINGS = {
   WEBHOOKS_ALLOW_INSECURE_LOOPBACK: 'true',
@@ -46,11 +45,8 @@ describe('webhooks across a crash [sqlite]', () => {
       receiver.received.map((request) => request.headers['webhook-id']),
       [eventId, eventId],
     );
-    let delivery: any;
-    for (let i = 0; i < 200 && delivery?.status !== 'succeeded'; i++) {
-      await sleep(50);
-      delivery = JSON.parse((await server.request('GET', `webhooks/${webhookId}/deliveries`, { token })).body).results[0];
-    }
+    await untilDeliveriesSettled(server, token, webhookId);
+    const [delivery] = JSON.parse((await server.request('GET', `webhooks/${webhookId}/deliveries`, { token })).body).results;
     assert.equal(delivery.status, 'succeeded');
   });
 });
@@ -76,7 +72,7 @@ describe(
     it('never delivers one event twice', async () => {
       const [a, b] = servers as [ServerProcess, ServerProcess];
       const token = await a.bootstrapToken();
-      await createWebhook(a, token, receiver.url, ['user.created', 'user.updated']);
+      const webhookId = await createWebhook(a, token, receiver.url, ['user.created', 'user.updated']);
       const writes: Promise<unknown>[] = [];
       for (let i = 0; i < 40; i++) {
         const server = i % 2 === 0 ? a : b;
@@ -90,8 +86,7 @@ describe(
       }
       await Promise.all(writes);
       await receiver.until(() => new Set(receiver.received.map((request) => request.event.id)).size === 80, 'all 80 events');
-      // Any duplicate would have been claimed by now: every delivery is done.
-      await sleep(500);
+      await untilDeliveriesSettled(a, token, webhookId);
       const ids = receiver.received.map((request) => request.event.id);
       assert.equal(ids.length, 80);
       assert.equal(new Set(ids).size, 80);

@@ -4,7 +4,7 @@ import { Webhook as Verifier } from 'standardwebhooks';
 import { createUser, unique } from '../helpers/collections.js';
 import { eventsAfter } from '../helpers/events.js';
 import { forEachEngine, type Harness, type RequestOptions } from '../helpers/harness.js';
-import { sleep } from '../helpers/load.js';
+import { eventually } from '../helpers/eventually.js';
 import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
 import { GROUP_SCHEMA, ScimClient } from '../scim/scim-client.js';
 import { EVENT_TYPES } from '../../src/events/event-types.js';
@@ -167,12 +167,14 @@ forEachEngine(
       const sample = receiver.of(expected[0].id)[0]!;
       assert.throws(() => verifier.verify(sample.body.replace('"', ' "'), sample.headers as Record<string, string>));
       // The receiver may have answered before the worker recorded its answer.
-      let deliveries: { status: string; attempts: unknown[] }[] = [];
-      for (let i = 0; i < 200 && !(deliveries.length === expected.length && deliveries.every((d) => d.status === 'succeeded')); i++) {
-        await sleep(50);
-        deliveries = (await h.get(`webhooks/${id}/deliveries`, { query: { limit: '100' } })).json().results;
-      }
-      assert.equal(deliveries.length, expected.length);
+      const deliveries = await eventually(
+        async () => {
+          const listed: { status: string; attempts: unknown[] }[] = (await h.get(`webhooks/${id}/deliveries`, { query: { limit: '100' } })).json()
+            .results;
+          return listed.length === expected.length && listed.every((d) => d.status === 'succeeded') && listed;
+        },
+        { what: 'every delivery recorded as succeeded' },
+      );
       assert.ok(deliveries.every((delivery) => delivery.status === 'succeeded' && delivery.attempts.length === 1));
       assert.equal((await h.delete(`webhooks/${id}`)).statusCode, 204);
     });
@@ -320,10 +322,11 @@ forEachEngine(
       assert.deepEqual([missedEvents, disabled], [2, false]);
       assert.match(recover.url, new RegExp(`^https?://[^/]+/api/v5/webhooks/${id}/recover$`));
       assert.match(recover.body.since, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-      await sleep(300);
-      assert.ok(
-        missed.every((event) => receiver.of(event.id).length === 0),
-        'nothing missed arrives by itself',
+      // Nothing missed was queued while the webhook was disabled, so nothing arrives by itself.
+      const queued = (await h.get(`webhooks/${id}/deliveries`, { ...own, query: { limit: '100' } })).json().results;
+      assert.deepEqual(
+        missed.filter((event) => queued.some((delivery: { eventId: string }) => delivery.eventId === event.id)),
+        [],
       );
 
       const recovered = await h.post(`webhooks/${id}/recover`, recover.body, own);
@@ -343,11 +346,13 @@ forEachEngine(
       assert.deepEqual((await h.post(`webhooks/${id}/recover`, recover.body, own)).json(), { queued: 0, since: recover.body.since });
 
       // A delivery that failed for good is queued again, under the same webhook-id.
-      let delivered: { eventId: string; status: string }[] = [];
-      for (let i = 0; i < 100 && !missed.every((event) => delivered.some((d) => d.eventId === event.id && d.status === 'succeeded')); i++) {
-        await sleep(50);
-        delivered = (await h.get(`webhooks/${id}/deliveries`, own)).json().results;
-      }
+      await eventually(
+        async () => {
+          const delivered: { eventId: string; status: string }[] = (await h.get(`webhooks/${id}/deliveries`, own)).json().results;
+          return missed.every((event) => delivered.some((d) => d.eventId === event.id && d.status === 'succeeded'));
+        },
+        { what: 'the missed events recorded as delivered' },
+      );
       await h.database.db
         .updateTable('webhook_deliveries')
         .set({ status: 'failed' })

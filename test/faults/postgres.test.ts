@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
+import { eventually } from '../helpers/eventually.js';
 import { sleep, statusCounts, underLoad, type Outcome } from '../helpers/load.js';
 import { PRIVATE_POSTGRES_SKIP, PrivatePostgres } from '../helpers/private-postgres.js';
 import { ServerProcess, type Reply } from '../helpers/server-process.js';
@@ -70,6 +71,12 @@ describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => 
     assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.size} acknowledged users are missing`);
   };
 
+  /** Waits until the clients have had another 20 answers: the load runs between two faults. */
+  const progress = async (served: () => number) => {
+    const from = served();
+    await eventually(() => served() >= from + 20, { what: 'another 20 answers under load' });
+  };
+
   /** Polls until the API answers 200 again; returns how long that took. */
   const untilServing = async (limitMs: number): Promise<number> => {
     const started = performance.now();
@@ -92,12 +99,12 @@ describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => 
   });
 
   it('survives every connection being terminated, again and again', async (t) => {
-    const outcomes = await underLoad(CLIENTS, mixedLoad, async () => {
+    const outcomes = await underLoad(CLIENTS, mixedLoad, async (served) => {
       for (let round = 0; round < 5; round += 1) {
-        await sleep(300);
+        await progress(served);
         await postgres.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = 'training'");
       }
-      await sleep(300);
+      await progress(served);
     });
     assertServedThrough(server);
     assertOnlySuccessOrUnavailable(outcomes);
@@ -112,14 +119,15 @@ describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => 
   it('recovers by itself within seconds of a restart under read and write load, losing no acknowledged write', async (t) => {
     let startedAgainAt = 0;
     let recoveryMs = 0;
-    const outcomes = await underLoad(CLIENTS, mixedLoad, async () => {
-      await sleep(500);
+    const outcomes = await underLoad(CLIENTS, mixedLoad, async (served) => {
+      await progress(served);
       await postgres.stopServer();
+      // The outage itself: a second without a database, whatever the clients do meanwhile.
       await sleep(1000);
       await postgres.startServer();
       startedAgainAt = performance.now();
       recoveryMs = await untilServing(10_000);
-      await sleep(300);
+      await progress(served);
     });
     assertServedThrough(server);
     assertOnlySuccessOrUnavailable(outcomes);
@@ -139,8 +147,8 @@ describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => 
 
   it('answers every request and /readyz within a bounded time while PostgreSQL is frozen', async (t) => {
     const readiness: Reply[] = [];
-    const outcomes = await underLoad(CLIENTS, mixedLoad, async () => {
-      await sleep(300);
+    const outcomes = await underLoad(CLIENTS, mixedLoad, async (served) => {
+      await progress(served);
       postgres.freeze();
       try {
         const until = performance.now() + FROZEN_MS;

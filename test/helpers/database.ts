@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -35,6 +35,21 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
   }
 }
 
+/** Names a migrated SQLite file that each new test database of the run starts as a copy of (see `migratedSqliteTemplate`). */
+export const SQLITE_TEMPLATE_VARIABLE = 'TEST_SQLITE_TEMPLATE';
+
+/**
+ * Migrates a SQLite database once, at `path`, for a whole test run: each test file's databases
+ * are then copies of it (a file copy takes milliseconds, the migrations half a second).
+ */
+export async function migratedSqliteTemplate(path: string): Promise<void> {
+  const handle = openDatabase(`sqlite:${path}`);
+  await migrateToLatest(handle.db);
+  await handle.close();
+  // Closed, the last connection has moved its write-ahead log into the file: the file alone is the database.
+  if (existsSync(`${path}-wal`)) throw new Error(`${path}-wal is still there after closing the template`);
+}
+
 /**
  * A fresh, migrated database: a SQLite file in a temp directory, or a schema of its own on the
  * PostgreSQL test server, so test files can run in parallel.
@@ -45,9 +60,16 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   const { onStatement } = options;
   let database: TestDatabase;
+  let migrated = false;
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'training-api-test-'));
-    const url = `sqlite:${join(dir, 'test.db')}`;
+    const file = join(dir, 'test.db');
+    const template = options.migrate === false ? undefined : process.env[SQLITE_TEMPLATE_VARIABLE];
+    if (template) {
+      copyFileSync(template, file);
+      migrated = true;
+    }
+    const url = `sqlite:${file}`;
     const handle = openDatabase(url, { onStatement });
     database = {
       ...handle,
@@ -73,6 +95,6 @@ export async function createTestDatabase(
       },
     };
   }
-  if (options.migrate !== false) await migrateToLatest(database.db);
+  if (options.migrate !== false && !migrated) await migrateToLatest(database.db);
   return database;
 }

@@ -12,9 +12,10 @@ export type Operation = (worker: number, step: number) => Promise<{ kind: string
 
 /**
  * `workers` concurrent clients each running `operation` again and again while `during` runs (the
- * fault); then every client finishes the request it has in flight. Returns every outcome.
+ * fault); then every client finishes the request it has in flight. Returns every outcome. `during`
+ * is given `served()`, the number of requests answered so far, to wait for progress rather than time.
  */
-export async function underLoad(workers: number, operation: Operation, during: () => Promise<void>): Promise<Outcome[]> {
+export async function underLoad(workers: number, operation: Operation, during: (served: () => number) => Promise<void>): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   let stopped = false;
   const loop = async (worker: number) => {
@@ -26,7 +27,7 @@ export async function underLoad(workers: number, operation: Operation, during: (
   };
   const running = Array.from({ length: workers }, (_, worker) => loop(worker));
   try {
-    await during();
+    await during(() => outcomes.length);
   } finally {
     stopped = true;
     await Promise.all(running);

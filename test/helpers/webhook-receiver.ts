@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sleep } from './load.js';
+import { eventually } from './eventually.js';
+import type { ServerProcess } from './server-process.js';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -56,13 +57,11 @@ export class WebhookReceiver {
     return this.received.filter((request) => request.event.id === id);
   }
 
-  /** Waits until `done` holds, checking every 50 ms; fails after `timeoutMs` (generous: the machine is shared). */
+  /** Waits until `done` holds; fails after `timeoutMs` (generous: the machine is shared), saying what was received. */
   async until(done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received ${this.received.map((r) => r.event.type).join(', ')}`);
-      await sleep(50);
-    }
+    await eventually(done, { what, timeoutMs }).catch((error: Error) => {
+      throw new Error(`${error.message}; received ${this.received.map((r) => r.event.type).join(', ')}`);
+    });
   }
 
   async stop(): Promise<void> {
@@ -70,4 +69,22 @@ export class WebhookReceiver {
     this.server.close();
     await once(this.server, 'close');
   }
+}
+
+/**
+ * Waits until no delivery of the webhook is pending: each one has succeeded or failed for good, so
+ * none is still to be sent, or sent again, and what the receiver has is all it will get.
+ */
+export async function untilDeliveriesSettled(server: ServerProcess, token: string, webhookId: string, timeoutMs = 60_000): Promise<void> {
+  await eventually(
+    async () => {
+      for (let path = `webhooks/${webhookId}/deliveries?limit=100`; ;) {
+        const page = JSON.parse((await server.request('GET', path, { token })).body);
+        if (page.results.some((delivery: { status: string }) => delivery.status === 'pending')) return false;
+        if (!page.next) return true;
+        path = String(page.next).slice(String(page.next).indexOf('/api/v5/') + '/api/v5/'.length);
+      }
+    },
+    { what: `every delivery of webhook ${webhookId} settled`, timeoutMs, intervalMs: 100 },
+  );
 }

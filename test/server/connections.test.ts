@@ -6,6 +6,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import tls from 'node:tls';
+import { eventually } from '../helpers/eventually.js';
 import { sleep } from '../helpers/load.js';
 import { ServerProcess } from '../helpers/server-process.js';
 
@@ -229,10 +230,11 @@ describe('connection caps', { timeout: 90_000 }, () => {
     for (const { socket } of stalled) assert.ok(!socket.destroyed, 'the admitted connections stay open');
     for (const { socket } of stalled) socket.destroy();
     // Once they are gone, the address is served again.
-    for (let attempt = 0; (await healthz(server.port, ca, '127.0.0.1')) !== 200; attempt += 1) {
-      assert.ok(attempt < 20, 'the address was served again');
-      await sleep(100);
-    }
+    await eventually(async () => (await healthz(server.port, ca, '127.0.0.1')) === 200, {
+      what: 'the address served again',
+      timeoutMs: 5000,
+      intervalMs: 100,
+    });
   });
 });
 

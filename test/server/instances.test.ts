@@ -8,7 +8,8 @@ import { bootstrap } from '../../src/cli/serve.js';
 import { openDatabase } from '../../src/db/database.js';
 import { newId } from '../../src/lib/ids.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { sleep, statusCounts, underLoad } from '../helpers/load.js';
+import { eventually } from '../helpers/eventually.js';
+import { statusCounts, underLoad } from '../helpers/load.js';
 import { ServerProcess } from '../helpers/server-process.js';
 
 const SKIP = process.env.TEST_POSTGRES_URL ? false : 'needs TEST_POSTGRES_URL: instances share a PostgreSQL database';
@@ -88,9 +89,10 @@ describe('two instances on one PostgreSQL database', { skip: SKIP }, () => {
         return { kind: instance === survivor ? 'survivor' : 'victim', reply };
       },
       async () => {
-        await sleep(700);
+        await eventually(() => acknowledged.length >= 40, { what: 'creates acknowledged by both instances' });
         await victim.kill('SIGKILL');
-        await sleep(700);
+        const beforeKill = acknowledged.length;
+        await eventually(() => acknowledged.length >= beforeKill + 40, { what: 'creates acknowledged by the survivor after the kill' });
       },
     );
     const served = outcomes.filter((outcome) => outcome.kind === 'survivor');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { eventually } from '../helpers/eventually.js';
 import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { ServerProcess } from '../helpers/server-process.js';
 
@@ -65,8 +65,7 @@ for (const engine of ALL_ENGINES) {
       const workers = [...servingPids(server.output)];
       assert.equal(workers.length, 2);
       await server.kill('SIGTERM');
-      for (let waited = 0; waited < 100 && workers.some(alive); waited += 1) await sleep(100);
-      assert.deepEqual(workers.filter(alive), []);
+      await eventually(() => !workers.some(alive), { what: `workers ${workers.join(', ')} to exit`, timeoutMs: 10_000, intervalMs: 100 });
     });
   });
 }

@@ -1,0 +1,63 @@
+// `npm run test:file -- test/resources/users.test.ts [more files] [node --test options]`: the edit-and-rerun loop.
+// Every source newer than its output in dist/ is transpiled on its own (no type check: `npm run build`, the
+// editor, `npm test` and CI check types), then node's test runner runs the named files with the summary reporter.
+// Start from one `npm run build`; after that an edited file is re-run within seconds.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { withMigratedTemplates } from './test-templates.mjs';
+import ts from 'typescript';
+
+const OUT = 'dist';
+const ROOTS = ['src', 'test', 'bench'];
+
+const { config } = ts.readConfigFile('tsconfig.json', ts.sys.readFile);
+const { options } = ts.parseJsonConfigFileContent(config, ts.sys, '.');
+
+if (!existsSync(join(OUT, '.tsbuildinfo'))) {
+  console.error('test:file: nothing is built yet; run `npm run build` once first');
+  process.exit(1);
+}
+
+function sources(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const outputOf = (source) => join(OUT, source.replace(/\.ts$/, '.js'));
+
+let transpiled = 0;
+for (const source of ROOTS.filter(existsSync).flatMap(sources)) {
+  const output = outputOf(source);
+  if (existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) continue;
+  const { outputText, sourceMapText } = ts.transpileModule(readFileSync(source, 'utf8'), {
+    // The package is ESM ("type": "module"), which NodeNext would learn from package.json.
+    compilerOptions: { ...options, module: ts.ModuleKind.ESNext },
+    fileName: relative(dirname(output), source),
+  });
+  mkdirSync(dirname(output), { recursive: true });
+  writeFileSync(output, outputText);
+  if (sourceMapText) writeFileSync(`${output}.map`, sourceMapText);
+  transpiled++;
+}
+if (transpiled > 0) console.log(`test:file: transpiled ${transpiled} changed source${transpiled === 1 ? '' : 's'}`);
+
+const args = process.argv.slice(2);
+const files = args.filter((arg) => !arg.startsWith('-')).map((file) => (file.endsWith('.ts') ? outputOf(file) : file));
+const runnerArgs = args.filter((arg) => arg.startsWith('-'));
+if (files.length === 0) {
+  console.error('test:file: name the test files to run, as test/resources/users.test.ts');
+  process.exit(1);
+}
+const summary = fileURLToPath(new URL('test-summary.mjs', import.meta.url));
+const reporter = runnerArgs.some((arg) => arg.startsWith('--test-reporter'))
+  ? []
+  : [`--test-reporter=${summary}`, '--test-reporter-destination=stdout'];
+const result = await withMigratedTemplates((env) =>
+  spawnSync(process.execPath, ['--test', ...reporter, ...runnerArgs, ...files], { stdio: 'inherit', env }),
+);
+process.exit(result.status ?? 1);
