@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -50,6 +51,36 @@ export async function migratedSqliteTemplate(path: string): Promise<void> {
   if (existsSync(`${path}-wal`)) throw new Error(`${path}-wal is still there after closing the template`);
 }
 
+/** Names a file holding the SQL that makes a migrated PostgreSQL schema, its name written as POSTGRES_TEMPLATE_SCHEMA. */
+export const POSTGRES_TEMPLATE_VARIABLE = 'TEST_POSTGRES_TEMPLATE';
+const POSTGRES_TEMPLATE_SCHEMA = '__migrated_schema__';
+
+/**
+ * Migrates a PostgreSQL schema once for a whole test run and writes, at `path`, the SQL that makes
+ * a copy of it (pg_dump's, tables and rows): each test file's schema is then made by one script,
+ * in about half the time of the migrations. False when pg_dump is not installed.
+ */
+export async function migratedPostgresTemplate(path: string): Promise<boolean> {
+  const template = await createTestDatabase('postgres', { migrate: true });
+  try {
+    const { env } = process;
+    const dump = spawnSync('pg_dump', ['--schema-only', '--no-owner', '--no-privileges', `--schema=${template.schema}`, env.TEST_POSTGRES_URL!]);
+    const rows = spawnSync('pg_dump', ['--data-only', '--inserts', '--no-owner', `--schema=${template.schema}`, env.TEST_POSTGRES_URL!]);
+    if (dump.error || rows.error) return false;
+    for (const { status, stderr } of [dump, rows]) if (status !== 0) throw new Error(`pg_dump failed: ${stderr}`);
+    const script = `${dump.stdout}\n${rows.stdout}`
+      .split('\n')
+      // psql's meta-commands (\restrict) and the session settings are pg_dump's, not the schema's.
+      .filter((line) => !line.startsWith('\\') && !/^(SET |SELECT pg_catalog\.set_config)/.test(line))
+      .join('\n')
+      .replaceAll(template.schema!, POSTGRES_TEMPLATE_SCHEMA);
+    writeFileSync(path, script);
+    return true;
+  } finally {
+    await template.drop();
+  }
+}
+
 /**
  * A fresh, migrated database: a SQLite file in a temp directory, or a schema of its own on the
  * PostgreSQL test server, so test files can run in parallel.
@@ -82,7 +113,14 @@ export async function createTestDatabase(
   } else {
     const schema = `test_${newId()}`;
     const base = process.env.TEST_POSTGRES_URL!;
-    await withAdmin((client) => client.query(`create schema ${schema}`));
+    const template = options.migrate === false ? undefined : process.env[POSTGRES_TEMPLATE_VARIABLE];
+    if (template) {
+      const script = readFileSync(template, 'utf8').replaceAll(POSTGRES_TEMPLATE_SCHEMA, schema);
+      await withAdmin((client) => client.query(`begin;\n${script};\ncommit`));
+      migrated = true;
+    } else {
+      await withAdmin((client) => client.query(`create schema ${schema}`));
+    }
     const handle = openDatabase(base, { schema, poolSize: 10, onStatement });
     const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     database = {
