@@ -63,9 +63,10 @@ const POSTGRES_TEMPLATE_SCHEMA = '__migrated_schema__';
 export async function migratedPostgresTemplate(path: string): Promise<boolean> {
   const template = await createTestDatabase('postgres', { migrate: true });
   try {
-    const { env } = process;
-    const dump = spawnSync('pg_dump', ['--schema-only', '--no-owner', '--no-privileges', `--schema=${template.schema}`, env.TEST_POSTGRES_URL!]);
-    const rows = spawnSync('pg_dump', ['--data-only', '--inserts', '--no-owner', `--schema=${template.schema}`, env.TEST_POSTGRES_URL!]);
+    const pgDump = (...args: string[]) =>
+      spawnSync('pg_dump', [...args, '--no-owner', `--schema=${template.schema}`, process.env.TEST_POSTGRES_URL!], { encoding: 'utf8' });
+    const dump = pgDump('--schema-only', '--no-privileges');
+    const rows = pgDump('--data-only', '--inserts');
     if (dump.error || rows.error) return false;
     for (const { status, stderr } of [dump, rows]) if (status !== 0) throw new Error(`pg_dump failed: ${stderr}`);
     const script = `${dump.stdout}\n${rows.stdout}`
