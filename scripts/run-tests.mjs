@@ -17,13 +17,17 @@ function testFiles(dir) {
 }
 
 const SKIP = '--skip-files=';
+// `--coverage`: every process the tests start (test files, server processes, the CLI) is measured by c8, and the
+// line coverage of src/ is reported by folder, with the files under 80% (scripts/coverage-summary.mjs).
+const COVERAGE = '--coverage';
+const coverage = process.argv.includes(COVERAGE);
 const skipped = process.argv
   .slice(2)
   .filter((arg) => arg.startsWith(SKIP))
   .flatMap((arg) => arg.slice(SKIP.length).split(','))
   .filter(Boolean)
   .map((path) => join(path));
-const runnerArgs = process.argv.slice(2).filter((arg) => !arg.startsWith(SKIP));
+const runnerArgs = process.argv.slice(2).filter((arg) => !arg.startsWith(SKIP) && arg !== COVERAGE);
 const isSkipped = (file) => skipped.some((path) => file === path || file.startsWith(`${path}/`));
 
 const files = testFiles('dist/test').sort();
@@ -36,10 +40,13 @@ const summary = fileURLToPath(new URL('test-summary.mjs', import.meta.url));
 const reporter = runnerArgs.some((arg) => arg.startsWith('--test-reporter'))
   ? []
   : [`--test-reporter=${summary}`, '--test-reporter-destination=stdout'];
+const c8 = ['node_modules/c8/bin/c8.js', '--reporter=json-summary', '--include=src/**', '--exclude-after-remap', process.execPath];
 const result = await withMigratedTemplates((env) =>
-  spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...reporter, ...runnerArgs, ...files.filter((file) => !isSkipped(file))], {
-    stdio: 'inherit',
-    env,
-  }),
+  spawnSync(
+    process.execPath,
+    [...(coverage ? c8 : []), '--test', '--test-concurrency=2', ...reporter, ...runnerArgs, ...files.filter((file) => !isSkipped(file))],
+    { stdio: 'inherit', env },
+  ),
 );
+if (coverage) spawnSync(process.execPath, [fileURLToPath(new URL('coverage-summary.mjs', import.meta.url))], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
