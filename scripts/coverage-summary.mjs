@@ -37,7 +37,7 @@ for (const file of under)
 const measured = new Set(files.map((file) => file.path));
 const holdsCode = (source) =>
   readFileSync(join('dist', source.replace(/\.ts$/, '.js')), 'utf8')
-    .replace(/\/\/.*$/gm, '')
+    .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
     .trim() !== 'export {};';
 const unloaded = readdirSync('src', { recursive: true })
   .map((name) => join('src', name))
