@@ -3,7 +3,7 @@ import { stringify } from 'safe-stable-stringify';
 import { compiledOnce } from '../db/compiled.js';
 import type { ShiftedRow } from '../db/dense-order.js';
 import type { Database } from '../db/schema.js';
-import { beforeCommit } from '../db/unit-of-work.js';
+import { beforeCommit, onRollback } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
 import type { EventPayload, EventType } from './event-types.js';
@@ -34,6 +34,9 @@ export function recordEvent(
   const event: EventPayload = { id: newId(), type, createdDate: now(), organizationId: orgId, data };
   if (previousAttributes) event.previousAttributes = previousAttributes;
   events.push(event);
+  // A nested unit of work that fails rolls its change back: its event goes with it.
+  const recorded = events;
+  onRollback(trx, () => recorded.splice(recorded.indexOf(event), 1));
   return event;
 }
 

@@ -162,6 +162,45 @@ forEachEngine('event feed', (h) => {
       assert.equal((await h.get('users', { query: { email } })).json().results.length, 0, email);
   });
 
+  it('a nested unit of work that fails is rolled back to its savepoint, its event forgotten, and the outer one goes on', async () => {
+    const start = await last();
+    const caller = { orgId: h.org.id, tokenId: 'test', scopes: ['write'] as const };
+    const [kept, twin, after] = ['kept', 'twin', 'after'].map((name) => `${unique(name).replace(/\W/g, '')}@example.com`) as [string, string, string];
+    await inTransaction(h.database.db, async (trx) => {
+      const users = usersService(trx);
+      await users.create(caller, { email: kept });
+      // Its own unit, nested: its user is written and its event recorded before the failure.
+      await assert.rejects(
+        inTransaction(trx, async (inner) => {
+          await usersService(inner).create(caller, { email: twin });
+          throw new Error('the nested unit fails');
+        }),
+        /the nested unit fails/,
+      );
+      // A unique violation inside: on PostgreSQL the transaction takes further statements all the same.
+      const refused = await users.create(caller, { email: kept }).catch((error: unknown) => error);
+      assert.deepEqual((refused as { body?: unknown }).body, {
+        message: 'email: is already in use',
+        fieldErrors: { email: 'is already in use' },
+      });
+      await users.create(caller, { email: after });
+    });
+    const events = await eventsAfter(h, start);
+    assert.deepEqual(
+      events.map((event) => [event.type, event.data.email]),
+      [
+        ['user.created', kept],
+        ['user.created', after],
+      ],
+    );
+    for (const [email, count] of [
+      [kept, 1],
+      [twin, 0],
+      [after, 1],
+    ] as const)
+      assert.equal((await h.get('users', { query: { email } })).json().results.length, count, email);
+  });
+
   it('forgets events older than the retention period', async () => {
     await createUser(h);
     const events = await eventsAfter(h);

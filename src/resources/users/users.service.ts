@@ -55,9 +55,9 @@ export function usersService(db: Kysely<Database>) {
   /**
    * Runs a write that may meet the unique constraints on email and username. A violation becomes the
    * 400 naming every one of `values` already in use (both, when both are), as a check before the
-   * write would, without costing each write that succeeds a statement more. Inside a caller's
-   * transaction (SCIM) the check does come first: after a violation PostgreSQL refuses every further
-   * statement of that transaction, so the values in use could no longer be looked up.
+   * write would, without costing each write that succeeds a statement more. (Inside a caller's
+   * transaction, as SCIM's, the write is a savepoint: rolled back to it, the transaction can still
+   * look the values up.)
    */
   async function uniquely(
     orgId: string,
@@ -66,17 +66,13 @@ export function usersService(db: Kysely<Database>) {
     write: () => Promise<void>,
   ) {
     const lookup = { email: values.email, username: values.username ?? undefined };
-    if (db.isTransaction) {
-      const taken = await users.taken(orgId, lookup, exceptId);
-      if (taken.size > 0) throw inUse(taken);
-    }
     try {
       await write();
     } catch (error) {
       const constraint = uniqueViolation(error);
       if (constraint === undefined) throw error;
       const failed: UniqueProperty = constraint.includes('username') ? 'username' : 'email';
-      const taken = db.isTransaction ? new Set<UniqueProperty>() : await users.taken(orgId, lookup, exceptId);
+      const taken = await users.taken(orgId, lookup, exceptId);
       // Its holder may be gone already (deleted meanwhile), or a twin won a race: the constraint still names what failed.
       throw inUse(taken.size > 0 ? taken : [failed]);
     }
