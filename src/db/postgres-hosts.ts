@@ -123,12 +123,10 @@ export class HostLocator {
   }
 
   async #qualifies(host: PostgresHost): Promise<boolean> {
-    const client = new pg.Client({
-      connectionString: this.target.url,
-      host: host.host,
-      port: host.port,
-      connectionTimeoutMillis: this.connectTimeoutMs,
-    });
+    const client = new pg.Client({ connectionString: this.target.url, connectionTimeoutMillis: this.connectTimeoutMs });
+    // The URL's host would win over a host given beside it; pg reads these when it connects.
+    client.host = host.host;
+    client.port = host.port;
     client.on('error', () => {});
     try {
       await client.connect();
