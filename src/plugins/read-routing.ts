@@ -54,12 +54,17 @@ export function registerReadRouting(app: FastifyInstance, { db, allReplayed }: R
   app.addHook('onSend', async (request, _reply, payload) => {
     if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || !request.caller) return payload;
     const { tokenId } = request.caller;
-    lastWrites.delete(tokenId);
+    let write: { lsn: bigint; expires?: number };
     try {
-      lastWrites.set(tokenId, { lsn: await primaryLsn(db) });
+      write = { lsn: await primaryLsn(db) };
     } catch {
-      lastWrites.set(tokenId, { lsn: ON_PRIMARY_UNTIL_FORGOTTEN, expires: Date.now() + UNKNOWN_POSITION_MS });
+      write = { lsn: ON_PRIMARY_UNTIL_FORGOTTEN, expires: Date.now() + UNKNOWN_POSITION_MS };
     }
+    // Concurrent writes of one token answer in any order: the furthest position stands.
+    const earlier = lastWrites.get(tokenId);
+    if (earlier && earlier.lsn > write.lsn) write = earlier;
+    lastWrites.delete(tokenId); // to the end of the insertion order, the last to be forgotten
+    lastWrites.set(tokenId, write);
     if (lastWrites.size > REMEMBERED_WRITERS_MAX) lastWrites.delete(lastWrites.keys().next().value!);
     return payload;
   });

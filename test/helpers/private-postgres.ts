@@ -70,14 +70,14 @@ export class PrivatePostgres {
    * A streaming standby of `primary`, made by pg_basebackup -R, connected as `name` (its
    * application_name, which synchronous_standby_names may list); hot, so it serves reads.
    */
-  static async standbyOf(primary: PrivatePostgres, name = 'standby'): Promise<PrivatePostgres> {
+  static async standbyOf(primary: PrivatePostgres, name = 'standby', settings: string[] = []): Promise<PrivatePostgres> {
     const server = await PrivatePostgres.#create();
     await server.#pg('pg_basebackup', ['-D', server.dataDir, '-R', '-X', 'stream', '-c', 'fast', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres']);
     // -R appended primary_conninfo to the copy of the primary's settings: those are rewritten below.
     const conninfo = readFileSync(join(server.dataDir, 'postgresql.auto.conf'), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('primary_conninfo'));
-    server.#configure([...conninfo, `cluster_name = '${name}'`, 'hot_standby_feedback = on']);
+    server.#configure([...conninfo, `cluster_name = '${name}'`, 'hot_standby_feedback = on', ...settings]);
     await server.startServer();
     return server;
   }

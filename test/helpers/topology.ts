@@ -37,13 +37,17 @@ export async function freePort(): Promise<number> {
 /**
  * A primary and a streaming standby of it (pg_basebackup -R) holding the database `training`; with
  * `synchronous`, every commit on the primary waits for the standby to have it (synchronous_commit on).
+ * `standbySettings` go into the standby's configuration.
  */
-export async function primaryAndStandby(synchronous: boolean): Promise<{ primary: PrivatePostgres; standby: PrivatePostgres }> {
+export async function primaryAndStandby(
+  synchronous: boolean,
+  standbySettings: string[] = [],
+): Promise<{ primary: PrivatePostgres; standby: PrivatePostgres }> {
   const primary = await PrivatePostgres.start(['wal_level = replica', 'max_wal_senders = 5']);
   let standby: PrivatePostgres | undefined;
   try {
     await primary.createDatabase('training');
-    standby = await PrivatePostgres.standbyOf(primary, 'standby');
+    standby = await PrivatePostgres.standbyOf(primary, 'standby', standbySettings);
     if (synchronous) {
       await primary.query("alter system set synchronous_standby_names = 'standby'");
       await primary.query('select pg_reload_conf()');
@@ -91,13 +95,23 @@ abstract class TestDaemon {
   protected static directory(prefix: string, ownedByPostgres: boolean): string {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     if (IS_ROOT && ownedByPostgres) {
-      chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+      chownSync(
+        dir,
+        Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+        Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+      );
     }
     return dir;
   }
 
   protected async run(command: string, args: string[], asPostgres: boolean): Promise<void> {
-    const ids = IS_ROOT && asPostgres ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) } : {};
+    const ids =
+      IS_ROOT && asPostgres
+        ? {
+            uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+            gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+          }
+        : {};
     const child = spawn(command, args, { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], ...ids });
     this.#child = child;
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));

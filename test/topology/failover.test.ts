@@ -86,7 +86,11 @@ describe('Failover to a synchronous standby when the primary dies', { skip: topo
         case 1: {
           const value = `value ${client}-${step}`;
           values[client]!.sentSince.push(value);
-          const reply = await server.request('PUT', `users/${clientUsers[client]}/userfieldvalues`, { token, body: { [field]: value }, timeoutMs: 15_000 });
+          const reply = await server.request('PUT', `users/${clientUsers[client]}/userfieldvalues`, {
+            token,
+            body: { [field]: value },
+            timeoutMs: 15_000,
+          });
           if (reply.status === 204 || reply.status === 200) values[client] = { acknowledged: value, sentSince: [] };
           return { kind: 'userfield values', reply };
         }
@@ -112,14 +116,21 @@ describe('Failover to a synchronous standby when the primary dies', { skip: topo
       await standby.promote();
       promotedAt = performance.now();
       for (;;) {
-        const reply = await server.request('POST', 'users', { token, body: { email: `probe-${newId()}@example.com`, firstName: 'Probe' }, timeoutMs: 5000 });
+        const reply = await server.request('POST', 'users', {
+          token,
+          body: { email: `probe-${newId()}@example.com`, firstName: 'Probe' },
+          timeoutMs: 5000,
+        });
         const id = createdId(reply);
         if (id) {
           createdUsers.add(id);
           servingAfterMs = performance.now() - promotedAt;
           break;
         }
-        assert.ok(performance.now() - promotedAt < 10_000, `no write served within 10 s of the promotion: ${reply.status} ${reply.body}\n${server.output.slice(-3000)}`);
+        assert.ok(
+          performance.now() - promotedAt < 10_000,
+          `no write served within 10 s of the promotion: ${reply.status} ${reply.body}\n${server.output.slice(-3000)}`,
+        );
         await sleep(50);
       }
       await sleep(1000);
