@@ -165,8 +165,6 @@ export class PgBouncer extends TestDaemon {
       'pool_mode = transaction',
       'default_pool_size = 20',
       'max_client_conn = 200',
-      // What node-postgres sends on every connection; PgBouncer refuses a startup parameter it does not know.
-      'ignore_startup_parameters = extra_float_digits',
     ];
     writeFileSync(join(bouncer.dir, 'pgbouncer.ini'), `${ini.join('\n')}\n`);
     await bouncer.run('pgbouncer', [join(bouncer.dir, 'pgbouncer.ini')], true);
