@@ -178,17 +178,22 @@ export class PgBouncer extends TestDaemon {
 
 /**
  * HAProxy on a port of its own, balancing plain HTTP over the servers' HTTPS ports and checking
- * their /readyz every 200 ms: one failed check takes a server out, two good ones bring it back.
+ * their /readyz every 200 ms: two failed checks take a server out, two good ones bring it back.
  */
 export class HAProxy extends TestDaemon {
+  #statsPort = 0;
+
   static async start(serverPorts: number[]): Promise<HAProxy> {
     const proxy = new HAProxy(TestDaemon.directory('training-api-haproxy-', false), await freePort());
+    proxy.#statsPort = await freePort();
     const config = [
       'defaults',
       '  mode http',
       '  timeout connect 2s',
       '  timeout client 30s',
       '  timeout server 30s',
+      // A check answered late on a busy machine is not a failed one: without this, 'inter' bounds the whole check.
+      '  timeout check 3s',
       '  retries 3',
       '  option redispatch',
       'frontend api',
@@ -198,10 +203,30 @@ export class HAProxy extends TestDaemon {
       '  balance roundrobin',
       '  option httpchk',
       '  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1',
-      ...serverPorts.map((port, i) => `  server api${i + 1} 127.0.0.1:${port} ssl verify none check inter 200 fall 1 rise 2`),
+      ...serverPorts.map((port, i) => `  server api${i + 1} 127.0.0.1:${port} ssl verify none check inter 200 fall 2 rise 2`),
+      'frontend stats',
+      `  bind 127.0.0.1:${proxy.#statsPort}`,
+      '  stats enable',
+      '  stats uri /stats',
     ];
     writeFileSync(join(proxy.dir, 'haproxy.cfg'), `${config.join('\n')}\n`);
     await proxy.run('haproxy', ['-db', '-f', join(proxy.dir, 'haproxy.cfg')], false);
     return proxy;
+  }
+
+  /** What HAProxy's checks say of the `n`th server (1-based): UP, DOWN, or a transition (`UP 1/2`). */
+  async status(n: number): Promise<string> {
+    const csv = await (await fetch(`http://127.0.0.1:${this.#statsPort}/stats;csv`)).text();
+    const row = csv.split('\n').find((line) => line.startsWith(`instances,api${n},`));
+    return row?.split(',')[17] ?? 'unknown';
+  }
+
+  /** Waits until HAProxy sends requests to the `n`th server again. */
+  async untilUp(n: number, limitMs = 20_000): Promise<void> {
+    const deadline = performance.now() + limitMs;
+    while ((await this.status(n)) !== 'UP') {
+      if (performance.now() > deadline) throw new Error(`HAProxy does not see server ${n} up within ${limitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 }
