@@ -157,7 +157,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     engine,
     pool,
     watchTokenRevocations: () =>
-      listenTarget ? (watch ??= postgresRevocationWatch(new HostLocator(parsePostgresTarget(listenTarget, 'DATABASE_LISTEN_URL'), limits?.connectTimeoutMs))) : undefined,
+      listenTarget
+        ? (watch ??= postgresRevocationWatch(new HostLocator(parsePostgresTarget(listenTarget, 'DATABASE_LISTEN_URL'), limits?.connectTimeoutMs)))
+        : undefined,
     ...(replicas ? { replicas } : {}),
     topology: () => ({ primary: locator.current && hostName(locator.current), replicas: replicas?.states() ?? [] }),
     async close() {

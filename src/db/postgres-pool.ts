@@ -2,7 +2,7 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryRes
 import pg from 'pg';
 import type { DatabaseLimits } from './options.js';
 import { isBrokenConnection } from './faults.js';
-import { HostLocator, locatedClient } from './postgres-hosts.js';
+import { type HostLocator, locatedClient } from './postgres-hosts.js';
 
 /** What the PostgreSQL pool tells about its connections (pg.Pool's counts), read by the metrics. */
 export interface PoolCounts {

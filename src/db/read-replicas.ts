@@ -33,8 +33,7 @@ async function readLsn(pool: PostgresPool, text: string): Promise<bigint> {
 }
 
 /** A standby tells its replay position; a server that is not in recovery, its own. */
-const REPLAYED_LSN_SQL =
-  'select (case when pg_is_in_recovery() then pg_last_wal_replay_lsn() else pg_current_wal_insert_lsn() end)::text as lsn';
+const REPLAYED_LSN_SQL = 'select (case when pg_is_in_recovery() then pg_last_wal_replay_lsn() else pg_current_wal_insert_lsn() end)::text as lsn';
 
 /**
  * The read replicas and how far each has replayed the primary's WAL. Every WATCH_INTERVAL_MS the

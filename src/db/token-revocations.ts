@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { locatedClient, type HostLocator } from './postgres-hosts.js';
 
 /**

@@ -72,7 +72,21 @@ export class PrivatePostgres {
    */
   static async standbyOf(primary: PrivatePostgres, name = 'standby', settings: string[] = []): Promise<PrivatePostgres> {
     const server = await PrivatePostgres.#create();
-    await server.#pg('pg_basebackup', ['-D', server.dataDir, '-R', '-X', 'stream', '-c', 'fast', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres']);
+    await server.#pg('pg_basebackup', [
+      '-D',
+      server.dataDir,
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+    ]);
     // -R appended primary_conninfo to the copy of the primary's settings: those are rewritten below.
     const conninfo = readFileSync(join(server.dataDir, 'postgresql.auto.conf'), 'utf8')
       .split('\n')

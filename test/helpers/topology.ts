@@ -114,8 +114,8 @@ abstract class TestDaemon {
         : {};
     const child = spawn(command, args, { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], ...ids });
     this.#child = child;
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
     const deadline = performance.now() + 15_000;
     while (!(await this.#accepts())) {
       if (child.exitCode !== null || performance.now() > deadline) {
