@@ -177,3 +177,47 @@ describe('Failover to a synchronous standby when the primary dies', { skip: topo
     );
   });
 });
+
+describe('What asynchronous replication loses when the primary dies', { skip: topologySkip() }, () => {
+  let primary: PrivatePostgres;
+  let standby: PrivatePostgres;
+  let server: ServerProcess;
+
+  before(async () => {
+    ({ primary, standby } = await primaryAndStandby(false));
+    const hosts = `127.0.0.1:${primary.port},127.0.0.1:${standby.port}`;
+    server = await ServerProcess.start({ DATABASE_URL: `postgres://postgres@${hosts}/training?target_session_attrs=read-write`, ...LIMITS });
+  });
+
+  after(async () => {
+    await server?.destroy();
+    await primary?.destroy();
+    await standby?.destroy();
+  });
+
+  it('measures the acknowledged creates missing after the promotion (the figure docs/deploy.md gives)', async (t) => {
+    const token = await server.bootstrapToken();
+    const acknowledged = new Set<string>();
+    await underLoad(
+      CLIENTS,
+      async (client, step) => {
+        const reply = await server.request('POST', 'users', {
+          token,
+          body: { email: `async-${client}-${step}-${newId()}@example.com`, firstName: 'Async' },
+          timeoutMs: 15_000,
+        });
+        const id = createdId(reply);
+        if (id) acknowledged.add(id);
+        return { kind: 'create', reply };
+      },
+      async () => {
+        await sleep(1500);
+        primary.kill();
+      },
+    );
+    await standby.promote();
+    const stored = new Set((await standby.query('select id from users', 'training')).rows.map((row) => row.id as string));
+    const lost = [...acknowledged].filter((id) => !stored.has(id)).length;
+    t.diagnostic(`asynchronous standby: ${lost} of ${acknowledged.size} acknowledged creates missing after the promotion`);
+  });
+});
