@@ -33,6 +33,9 @@ import { registerIdempotency, type IdempotencySettings } from './idempotency/ide
 import { nodeServerOptions, type ClientLimits } from './server/client-limits.js';
 import type { Metrics } from './server/metrics.js';
 import { TLS_PROFILE } from './server/tls-certificate.js';
+import type { DatabaseTopology } from './db/database.js';
+import type { ReadReplicas } from './db/read-replicas.js';
+import { registerReadRouting } from './plugins/read-routing.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -68,7 +71,17 @@ export interface AppOptions {
   passwordMinLength?: number;
   /** How duplicates of a POST with an Idempotency-Key wait, and the clock of the keys' 24 hours. */
   idempotency?: IdempotencySettings;
+  /** PostgreSQL's hosts, told by /readyz; with read replicas, GET handlers read from them (read-routing.ts). */
+  database?: { topology(): DatabaseTopology; replicas?: ReadReplicas };
+  /** True once the server is shutting down: /readyz answers 503 so that the load balancer stops sending requests. */
+  draining?: () => boolean;
 }
+
+const ReplicaStateSchema = Type.Object({ host: Type.String(), up: Type.Boolean(), lagSeconds: Type.Union([Type.Number(), Type.Null()]) });
+const Readiness = Type.Object({
+  status: Type.String(),
+  database: Type.Optional(Type.Object({ primary: Type.Optional(Type.String()), replicas: Type.Array(ReplicaStateSchema) })),
+});
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
 /** A balancer's probe gets its answer within this, even while the database does not answer at all. */
@@ -115,6 +128,8 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   if (options.corsOrigins?.length) await registerCors(app, options.corsOrigins);
   const limiter = options.rateLimit ? createRateLimiter(app, options.rateLimit) : undefined;
   limiter?.screenAddresses();
+  const replicas = options.database?.replicas;
+  if (replicas) registerReadRouting(app, { db: options.db, allReplayed: (lsn) => replicas.allReplayed(lsn) });
   registerAuthentication(app, tokensService(options.db, options.tokenRevocations), limiter?.beforeTokenRefusal);
   limiter?.countRequests();
   registerScopeCheck(app);
@@ -137,14 +152,15 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   });
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async (request) => {
+  app.get('/readyz', { schema: { hide: true, response: { 200: Readiness } } }, async (request) => {
+    if (options.draining?.()) throw errors.shuttingDown();
     try {
       await withinTime(sql`select 1`.execute(options.db), READINESS_TIMEOUT_MS);
     } catch (error) {
       request.log.error({ err: error }, 'readiness check failed');
       throw errors.databaseUnavailable();
     }
-    return { status: 'ok' };
+    return options.database ? { status: 'ok', database: options.database.topology() } : { status: 'ok' };
   });
 
   await app.register(oauthRoutes, {

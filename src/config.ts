@@ -3,6 +3,8 @@ import { engineOf } from './db/database.js';
 import { ConfigError } from './lib/config-error.js';
 import { DEFAULT_PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './lib/password-policy.js';
 import type { DatabaseLimits, SqliteSynchronous } from './db/options.js';
+import type { PostgresTopologyOptions } from './db/database.js';
+import { parsePostgresTarget } from './db/postgres-hosts.js';
 import type { RateLimitSettings } from './rate-limit/settings.js';
 import type { Limit } from './rate-limit/sliding-window.js';
 import type { EventSettings } from './events/background.js';
@@ -32,6 +34,10 @@ export interface Config {
   /** Request budgets; undefined when RATE_LIMIT and OAUTH_RATE_LIMIT are both off. */
   rateLimit?: RateLimitSettings;
   database: DatabaseLimits;
+  /** PostgreSQL beyond one server: read replicas, a transaction pooler, a direct connection for LISTEN. */
+  topology: PostgresTopologyOptions;
+  /** On SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes. */
+  shutdownDelayMs: number;
   /** Lifetime of the access tokens POST /oauth/token issues. */
   oauthTokenLifetimeSeconds: number;
   /** SQLite's `synchronous` pragma: FULL makes every acknowledged write survive a power loss. */
@@ -174,11 +180,40 @@ function allowedHostsOf(allowedHosts: string | undefined, publicUrl: string | un
 
 function parseDatabaseUrl(value: string): string {
   try {
-    engineOf(value);
+    if (engineOf(value) === 'postgres') parsePostgresTarget(value);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
   return value;
+}
+
+/** A PostgreSQL URL beside DATABASE_URL (one host or several), checked now rather than at the first connection. */
+function parseOtherPostgresUrl(value: string | undefined, name: string, databaseUrl: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (engineOf(databaseUrl) !== 'postgres') throw new ConfigError(`${name} needs a PostgreSQL DATABASE_URL`);
+  try {
+    parsePostgresTarget(value, name, name === 'DATABASE_LISTEN_URL');
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return value;
+}
+
+function parsePoolMode(value: string): boolean {
+  const mode = value.trim().toLowerCase();
+  if (mode !== 'session' && mode !== 'transaction') throw new ConfigError(`DATABASE_POOL_MODE must be session or transaction (got "${value}")`);
+  return mode === 'transaction';
+}
+
+function topologyOf(get: (name: string) => string | undefined, databaseUrl: string): PostgresTopologyOptions {
+  const readUrl = parseOtherPostgresUrl(get('DATABASE_READ_URL'), 'DATABASE_READ_URL', databaseUrl);
+  const listenUrl = parseOtherPostgresUrl(get('DATABASE_LISTEN_URL'), 'DATABASE_LISTEN_URL', databaseUrl);
+  return {
+    ...(readUrl ? { readUrl } : {}),
+    readMaxLagMs: parseDuration(get('DATABASE_READ_MAX_LAG') ?? '5s', 'DATABASE_READ_MAX_LAG'),
+    ...(listenUrl ? { listenUrl } : {}),
+    transactionPooler: parsePoolMode(get('DATABASE_POOL_MODE') ?? 'session'),
+  };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -242,8 +277,9 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
   }
   const publicUrl = get('PUBLIC_URL');
   const duration = (name: string, fallback: string) => parseDuration(get(name) ?? fallback, name);
+  const databaseUrl = parseDatabaseUrl(get('DATABASE_URL') ?? `sqlite:${dataDir}/training-api.db`);
   return {
-    databaseUrl: parseDatabaseUrl(get('DATABASE_URL') ?? `sqlite:${dataDir}/training-api.db`),
+    databaseUrl,
     databasePoolSize: parsePositiveInteger(get('DATABASE_POOL_SIZE') ?? '10', 'DATABASE_POOL_SIZE'),
     host: get('HOST') ?? '127.0.0.1',
     port: parsePort(get('PORT') ?? '8443', 'PORT'),
@@ -264,6 +300,8 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
       idleTimeoutMs: duration('DATABASE_IDLE_TIMEOUT', '30s'),
       keepAliveMs: duration('DATABASE_KEEPALIVE', '30s'),
     },
+    topology: topologyOf(get, databaseUrl),
+    shutdownDelayMs: /^\s*0+(ms|s)?\s*$/i.test(get('SHUTDOWN_DELAY') ?? '0') ? 0 : duration('SHUTDOWN_DELAY', '0'),
     oauthTokenLifetimeSeconds: oauthTokenLifetime(get('OAUTH_TOKEN_LIFETIME') ?? '1h'),
     sqliteSynchronous: parseSqliteSynchronous(get('SQLITE_SYNCHRONOUS') ?? 'full'),
     events: {

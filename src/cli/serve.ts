@@ -100,10 +100,12 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     poolSize: config.databasePoolSize,
     limits: config.database,
     sqliteSynchronous: config.sqliteSynchronous,
+    ...config.topology,
     // The pool replaces the connection by itself; the log says why requests failed meanwhile.
     onConnectionError: (error) => app?.log.warn({ err: error }, 'database connection lost'),
   });
   if (metrics && database.pool) metrics.watchPool(database.pool);
+  if (metrics && database.topology) metrics.watchTopology(database.topology);
   // A worker's primary has migrated and bootstrapped already.
   let token: string | undefined;
   if (!isWorker) {
@@ -111,6 +113,7 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     token = await bootstrap(database, config.dataDir);
   }
   const tls = await tlsMaterial(config);
+  let draining = false;
   app = await buildApp({
     db: database.db,
     tokenRevocations: database.watchTokenRevocations(),
@@ -127,6 +130,8 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     clientLimits: config.clients,
     ...(metrics ? { metrics: { metrics, token: config.metrics?.token } } : {}),
     logger: { level: config.logLevel, stream: turnBufferedStdout() },
+    ...(database.topology ? { database: { topology: database.topology, replicas: database.replicas } } : {}),
+    draining: () => draining,
   });
   const stopReporting = reportUnexpectedErrors(app.log);
   let server: RunningServer | undefined;
@@ -155,6 +160,10 @@ export async function serve(config: Config, log: (line: string) => void): Promis
   return {
     baseUrl,
     async close() {
+      // /readyz answers 503 while requests are still served, until the load balancer has seen it and
+      // sends them elsewhere; then the server stops taking connections and finishes those in flight.
+      draining = true;
+      if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       await server.close();
       await metricsServer?.close();
       await database.close();

@@ -6,6 +6,9 @@ import type { DatabaseLimits, SqliteSynchronous } from './options.js';
 import { migrations } from './migrations/index.js';
 import { recordMigrationVersion, refuseNewerDatabase } from './migration-versions.js';
 import { createPostgresPool, type PoolCounts } from './postgres-pool.js';
+import { HostLocator, hostName, parsePostgresTarget } from './postgres-hosts.js';
+import { ReadReplicas, type ReplicaState } from './read-replicas.js';
+import { createRoutingPool } from './routing-pool.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import { lowerCase } from './filters.js';
 import type { Database } from './schema.js';
@@ -20,12 +23,36 @@ export interface DatabaseHandle {
   engine: Engine;
   /** PostgreSQL's connection pool, for its counts. */
   pool?: PoolCounts;
-  /** Starts watching for token revocations (on PostgreSQL, a listening connection of its own); closed with the handle. */
-  watchTokenRevocations(): RevocationWatch;
+  /**
+   * Starts watching for token revocations (on PostgreSQL, a listening connection of its own); closed with
+   * the handle. None behind a transaction pooler without DATABASE_LISTEN_URL: every request looks its token up.
+   */
+  watchTokenRevocations(): RevocationWatch | undefined;
+  /** PostgreSQL: the host writes go to (undefined while none is found) and the read replicas' state. */
+  topology?(): DatabaseTopology;
+  /** The read replicas of DATABASE_READ_URL, watched. */
+  replicas?: ReadReplicas;
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+export interface DatabaseTopology {
+  primary: string | undefined;
+  replicas: ReplicaState[];
+}
+
+/** PostgreSQL beyond one server: replicas, a pooler, a connection for LISTEN. */
+export interface PostgresTopologyOptions {
+  /** Read replicas (DATABASE_READ_URL), one host or several. */
+  readUrl?: string;
+  /** A replica further behind than this serves no reads. */
+  readMaxLagMs?: number;
+  /** A direct connection (not through a transaction pooler) for LISTEN (DATABASE_LISTEN_URL). */
+  listenUrl?: string;
+  /** DATABASE_URL leads to a pooler in transaction mode (DATABASE_POOL_MODE=transaction). */
+  transactionPooler?: boolean;
+}
+
+export interface DatabaseOptions extends PostgresTopologyOptions {
   /** Connections in the PostgreSQL pool. */
   poolSize?: number;
   /** PostgreSQL schema to work in (tests give each file its own). */
@@ -41,6 +68,9 @@ export interface DatabaseOptions {
   /** Errors of PostgreSQL connections outside any query (see postgres-pool.ts). */
   onConnectionError?: (error: Error) => void;
 }
+
+/** How far behind the primary a read replica may be and still serve reads. */
+export const DEFAULT_READ_MAX_LAG_MS = 5000;
 
 /** How long a SQLite write waits for another process's lock when no statement timeout is given. */
 const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -108,24 +138,58 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
       close: () => db.destroy(),
     };
   }
-  const pool = createPostgresPool({
-    url,
+  const limits = options.limits;
+  const locator = new HostLocator(parsePostgresTarget(url), limits?.connectTimeoutMs);
+  const primary = createPostgresPool({
+    locator,
     size: options.poolSize ?? 10,
     schema: options.schema,
-    limits: options.limits,
+    limits,
     onConnectionError: options.onConnectionError,
+    transactionPooler: options.transactionPooler,
   });
+  const replicas = options.readUrl ? readReplicas(primary, options) : undefined;
+  const pool = replicas ? createRoutingPool(primary, replicas) : primary;
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log: queryLog(options) });
+  const listenTarget = options.listenUrl ?? (options.transactionPooler ? undefined : url);
   return {
     db,
     engine,
     pool,
-    watchTokenRevocations: () => (watch ??= postgresRevocationWatch(url)),
+    watchTokenRevocations: () =>
+      listenTarget
+        ? (watch ??= postgresRevocationWatch(new HostLocator(parsePostgresTarget(listenTarget, 'DATABASE_LISTEN_URL'), limits?.connectTimeoutMs)))
+        : undefined,
+    ...(replicas ? { replicas } : {}),
+    topology: () => ({ primary: locator.current && hostName(locator.current), replicas: replicas?.states() ?? [] }),
     async close() {
       await watch?.close();
+      await replicas?.close();
       await db.destroy();
     },
   };
+}
+
+/** A pool of its own for each host of DATABASE_READ_URL, watched from now on. */
+function readReplicas(primary: ReturnType<typeof createPostgresPool>, options: DatabaseOptions): ReadReplicas {
+  const target = parsePostgresTarget(options.readUrl!, 'DATABASE_READ_URL', false);
+  const replicas = new ReadReplicas(
+    primary,
+    target.hosts.map((host) => ({
+      host,
+      pool: createPostgresPool({
+        locator: new HostLocator({ hosts: [host], writableOnly: false, url: target.url }, options.limits?.connectTimeoutMs),
+        size: options.poolSize ?? 10,
+        schema: options.schema,
+        limits: options.limits,
+        onConnectionError: options.onConnectionError,
+        transactionPooler: options.transactionPooler,
+      }),
+    })),
+    options.readMaxLagMs ?? DEFAULT_READ_MAX_LAG_MS,
+  );
+  void replicas.start();
+  return replicas;
 }
 
 /** Applies pending migrations; throws with the failing migration's name. */

@@ -2,6 +2,7 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryRes
 import pg from 'pg';
 import type { DatabaseLimits } from './options.js';
 import { isBrokenConnection } from './faults.js';
+import { type HostLocator, locatedClient } from './postgres-hosts.js';
 
 /** What the PostgreSQL pool tells about its connections (pg.Pool's counts), read by the metrics. */
 export interface PoolCounts {
@@ -11,13 +12,19 @@ export interface PoolCounts {
 }
 
 export interface PostgresPoolOptions {
-  url: string;
+  /** Where to connect: the host in use, found again after a failover. */
+  locator: HostLocator;
   size: number;
   /** Schema to work in (search_path). */
   schema?: string;
   limits?: Partial<DatabaseLimits>;
   /** Told of every error of a connection outside a query (the server ended it, the network dropped). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Connections go through a pooler in transaction mode (PgBouncer): no startup parameters, which it
+   * refuses; the server's own timeouts then come from the role's settings (docs/deploy.md).
+   */
+  transactionPooler?: boolean;
 }
 
 /**
@@ -38,21 +45,25 @@ const UNANSWERED_GRACE_MS = 1000;
  */
 export function createPostgresPool(options: PostgresPoolOptions): PostgresPool & PoolCounts {
   const limits = options.limits ?? {};
+  const serverTimeouts = limits.statementTimeoutMs && !options.transactionPooler;
+  const { locator } = options;
   const pool = new pg.Pool({
-    connectionString: options.url,
+    Client: locatedClient(locator),
+    connectionString: locator.target.url,
     max: options.size,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     ...(limits.connectTimeoutMs ? { connectionTimeoutMillis: limits.connectTimeoutMs } : {}),
     ...(limits.idleTimeoutMs ? { idleTimeoutMillis: limits.idleTimeoutMs } : {}),
     ...(limits.keepAliveMs ? { keepAlive: true, keepAliveInitialDelayMillis: limits.keepAliveMs } : {}),
-    ...(limits.statementTimeoutMs
+    ...(serverTimeouts
       ? {
           statement_timeout: limits.statementTimeoutMs,
           // A transaction left open by a stuck instance would hold its row locks against every other one.
           idle_in_transaction_session_timeout: limits.statementTimeoutMs,
-          query_timeout: limits.statementTimeoutMs + UNANSWERED_GRACE_MS,
         }
       : {}),
+    // Whatever is in between, a server that stops answering is given up on.
+    ...(limits.statementTimeoutMs ? { query_timeout: limits.statementTimeoutMs + UNANSWERED_GRACE_MS } : {}),
   });
   const report = (error: Error) => options.onConnectionError?.(error);
   pool.on('connect', (client) => client.on('error', report));
@@ -60,7 +71,7 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   pool.on('error', () => {});
 
   return {
-    connect: async () => new ResilientClient(await pool.connect()),
+    connect: async () => new ResilientClient(await pool.connect(), locator),
     end: () => pool.end(),
     get totalCount() {
       return pool.totalCount;
@@ -78,7 +89,10 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
 class ResilientClient implements PostgresPoolClient {
   #broken: Error | undefined;
 
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly locator: HostLocator,
+  ) {}
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -89,7 +103,10 @@ class ResilientClient implements PostgresPoolClient {
     // statement sent now (the transaction's ROLLBACK) would only wait out another timeout.
     if (this.#broken) return Promise.reject(this.#broken);
     return this.client.query(sql, parameters as unknown[]).catch((error: unknown) => {
-      if (isBrokenConnection(error)) this.#broken = error as Error;
+      if (isBrokenConnection(error)) {
+        this.#broken = error as Error;
+        this.locator.forget();
+      }
       throw error;
     }) as Promise<PostgresQueryResult<R>>;
   }

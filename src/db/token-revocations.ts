@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { locatedClient, type HostLocator } from './postgres-hosts.js';
 
 /**
  * Tells the token check when a token may have been revoked or deleted anywhere, so that it can keep
@@ -51,10 +52,12 @@ export function sqliteRevocationWatch(sqlite: BetterSqlite3.Database): Revocatio
 }
 
 /**
- * PostgreSQL: a connection of its own LISTENs on the channel the trigger notifies. While it is not
- * listening (starting, or lost and being replaced) the epoch is unknown, so nothing is kept.
+ * PostgreSQL: a connection of its own LISTENs on the channel the trigger notifies, on the primary (a
+ * standby delivers no notifications), found again after a failover. While it is not listening
+ * (starting, or lost and being replaced) the epoch is unknown, so nothing is kept.
  */
-export function postgresRevocationWatch(url: string): RevocationWatch {
+export function postgresRevocationWatch(locator: HostLocator): RevocationWatch {
+  const Client = locatedClient(locator);
   let notices = 0;
   let listening = false;
   let closed = false;
@@ -62,7 +65,7 @@ export function postgresRevocationWatch(url: string): RevocationWatch {
   let retry: NodeJS.Timeout | undefined;
 
   function listen(): void {
-    const current = new pg.Client({ connectionString: url, keepAlive: true });
+    const current = new Client({ connectionString: locator.target.url, keepAlive: true });
     client = current;
     let lost = false;
     const onLost = (): void => {

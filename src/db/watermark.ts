@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './locking.js';
 import type { Database } from './schema.js';
+import { currentReadRoute, onPrimary, primaryLsn, requireReplayOf } from './read-routing.js';
 
 /**
  * The `updatedDate` up to which what a list reads next is complete: every change with an earlier
@@ -12,7 +13,12 @@ import type { Database } from './schema.js';
  * both engines' answers rely on.
  */
 export async function updatedDateWatermark(db: Kysely<Database>, orgId: string): Promise<string> {
-  return isPostgres(db) ? oldestTransactionStart(db) : newestCommittedTimestamp(db, orgId);
+  if (!isPostgres(db)) return newestCommittedTimestamp(db, orgId);
+  // Only the primary knows its running transactions; a replica may serve the list that follows once it
+  // has replayed everything committed by now.
+  const watermark = await onPrimary(() => oldestTransactionStart(db));
+  if (currentReadRoute()?.replica) requireReplayOf(await primaryLsn(db));
+  return watermark;
 }
 
 /** The earliest moment a stored timestamp can name: where a job starts when nothing else can be said. */

@@ -97,4 +97,6 @@ export const errors = {
   internal: () => new ApiError(500, { errors: ['Internal server error'] }),
   databaseUnavailable: () =>
     new ApiError(503, { errors: ['The database is unavailable'] }, { 'Retry-After': String(RETRY_UNAVAILABLE_AFTER_SECONDS) }),
+  /** /readyz of an instance that is shutting down: the load balancer sends its requests elsewhere. */
+  shuttingDown: () => new ApiError(503, { errors: ['The server is shutting down'] }, { 'Retry-After': String(RETRY_UNAVAILABLE_AFTER_SECONDS) }),
 };

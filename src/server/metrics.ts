@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolCounts } from '../db/postgres-pool.js';
+import type { DatabaseTopology } from '../db/database.js';
 import type { DeliveryResult } from '../events/webhooks/delivery-worker.js';
 import { errors } from '../lib/errors.js';
 
@@ -91,6 +92,36 @@ export function createMetrics() {
       gauge('database_pool_connections', 'Connections the PostgreSQL pool holds', () => pool.totalCount);
       gauge('database_pool_idle_connections', 'Connections of the pool not in use', () => pool.idleCount);
       gauge('database_pool_waiting_requests', 'Queries waiting for a connection of the pool', () => pool.waitingCount);
+    },
+    /** Reports the PostgreSQL host in use and each read replica's state at every scrape. */
+    watchTopology(topology: () => DatabaseTopology): void {
+      new Gauge({
+        name: 'database_primary',
+        help: 'The PostgreSQL host writes go to (1), by host; none while no writable host is found',
+        labelNames: ['host'] as const,
+        registers: [registry],
+        collect() {
+          this.reset();
+          const { primary } = topology();
+          if (primary) this.set({ host: primary }, 1);
+        },
+      });
+      const replicaGauge = (name: string, help: string, read: (state: DatabaseTopology['replicas'][number]) => number | null) =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['host'] as const,
+          registers: [registry],
+          collect() {
+            this.reset();
+            for (const state of topology().replicas) {
+              const value = read(state);
+              if (value !== null) this.set({ host: state.host }, value);
+            }
+          },
+        });
+      replicaGauge('database_replica_up', 'Whether a read replica answers (1) or not (0), by host', (state) => (state.up ? 1 : 0));
+      replicaGauge('database_replica_lag_seconds', "How far a read replica is behind the primary's writes, by host", (state) => state.lagSeconds);
     },
     /**
      * GET /metrics on the API's own port, for a scraper that presents `Authorization: Bearer <token>`; the

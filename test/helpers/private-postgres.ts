@@ -57,7 +57,46 @@ export class PrivatePostgres {
     return join(this.dir, 'data');
   }
 
-  static async start(): Promise<PrivatePostgres> {
+  /** A new server; `settings` are added to its configuration (synchronous_standby_names, ...). */
+  static async start(settings: string[] = []): Promise<PrivatePostgres> {
+    const server = await PrivatePostgres.#create();
+    await server.#pg('initdb', ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '-N', '--no-instructions']);
+    server.#configure(settings);
+    await server.startServer();
+    return server;
+  }
+
+  /**
+   * A streaming standby of `primary`, made by pg_basebackup -R, connected as `name` (its
+   * application_name, which synchronous_standby_names may list); hot, so it serves reads.
+   */
+  static async standbyOf(primary: PrivatePostgres, name = 'standby', settings: string[] = []): Promise<PrivatePostgres> {
+    const server = await PrivatePostgres.#create();
+    await server.#pg('pg_basebackup', [
+      '-D',
+      server.dataDir,
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+    ]);
+    // -R appended primary_conninfo to the copy of the primary's settings: those are rewritten below.
+    const conninfo = readFileSync(join(server.dataDir, 'postgresql.auto.conf'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('primary_conninfo'));
+    server.#configure([...conninfo, `cluster_name = '${name}'`, 'hot_standby_feedback = on', ...settings]);
+    await server.startServer();
+    return server;
+  }
+
+  static async #create(): Promise<PrivatePostgres> {
     const dir = mkdtempSync(join(tmpdir(), 'training-api-pg-'));
     if (IS_ROOT)
       chownSync(
@@ -65,19 +104,20 @@ export class PrivatePostgres {
         Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
         Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
       );
-    const server = new PrivatePostgres(dir, await freePort());
-    await server.#pg('initdb', ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '-N', '--no-instructions']);
+    return new PrivatePostgres(dir, await freePort());
+  }
+
+  #configure(extra: string[]): void {
     const settings = [
-      `port = ${server.port}`,
+      `port = ${this.port}`,
       "listen_addresses = '127.0.0.1'",
-      `unix_socket_directories = '${dir}'`,
+      `unix_socket_directories = '${this.dir}'`,
       'fsync = off',
       'max_connections = 60',
       'shared_buffers = 16MB',
+      ...extra,
     ];
-    writeFileSync(join(server.dataDir, 'postgresql.auto.conf'), `${settings.join('\n')}\n`);
-    await server.startServer();
-    return server;
+    writeFileSync(join(this.dataDir, 'postgresql.auto.conf'), `${settings.join('\n')}\n`);
   }
 
   /** A URL for `database` on this server. */
@@ -109,6 +149,16 @@ export class PrivatePostgres {
     await this.#pg('pg_ctl', ['-D', this.dataDir, '-m', 'fast', '-w', '-t', '30', 'stop']);
   }
 
+  /** The machine dies: the postmaster and every process of the server are killed at once, nothing is shut down. */
+  kill(): void {
+    this.#signalAll('SIGKILL');
+  }
+
+  /** Ends recovery on a standby: it becomes a primary that accepts writes. */
+  async promote(): Promise<void> {
+    await this.#pg('pg_ctl', ['-D', this.dataDir, '-w', '-t', '30', 'promote']);
+  }
+
   /** The postmaster and every backend, stopped with SIGSTOP: connections stay open, nothing answers. */
   freeze(): void {
     this.#signalAll('SIGSTOP');
@@ -120,7 +170,7 @@ export class PrivatePostgres {
 
   async destroy(): Promise<void> {
     try {
-      this.thaw();
+      if (existsSync(join(this.dataDir, 'postmaster.pid'))) this.thaw();
       await this.#pg('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']);
     } catch {
       // already stopped

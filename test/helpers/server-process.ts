@@ -35,7 +35,7 @@ export interface Reply {
   ms: number;
 }
 
-/** How the server is started: `command` gets `--port 0 --data-dir <dir>` appended. */
+/** How the server is started: `command` gets `--port <PORT, else 0> --data-dir <dir>` appended. */
 export interface Launch {
   command: string[];
   cwd: string;
@@ -83,14 +83,14 @@ export class ServerProcess {
     return server;
   }
 
-  /** Starts the process again on the same data directory (after `kill`), on a new port. */
+  /** Starts the process again on the same data directory (after `kill`), on a new port unless `PORT` names one. */
   async restart(): Promise<void> {
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of INHERITED_SETTINGS) delete env[name];
     Object.assign(env, { LOG_LEVEL: 'warn', RATE_LIMIT: 'off' }, this.env);
     this.output = '';
     const [command, ...args] = this.launch.command;
-    this.#child = spawn(command!, [...args, '--port', '0', '--data-dir', this.dataDir], {
+    this.#child = spawn(command!, [...args, '--port', this.env.PORT ?? '0', '--data-dir', this.dataDir], {
       cwd: this.launch.cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

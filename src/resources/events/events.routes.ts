@@ -16,6 +16,8 @@ export const eventsRoutes: ResourceRoutes<EventsService> = async (app, { service
   app.get(
     '/events',
     {
+      // Read in commit order, it must see every commit (and a read may place positions): never a replica.
+      config: { primaryReads: true },
       schema: {
         operationId: operationId('events', 'list'),
         tags: [eventsTag.name],
