@@ -319,6 +319,14 @@ export interface IdempotencyKeysTable {
   body: string | null;
 }
 
+/** A user that a file import manages (see migration 0013). */
+export interface ImportedUsersTable {
+  org_id: string;
+  user_id: string;
+  /** Set while the nightly sync holds the user deactivated for being missing from the file. */
+  deactivated_date: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
@@ -341,4 +349,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
+  imported_users: ImportedUsersTable;
 }

@@ -11,6 +11,7 @@ import * as idempotencyKeys from './0009-idempotency-keys.js';
 import * as eventPreviousAttributes from './0010-event-previous-attributes.js';
 import * as webhookDeliveryOrder from './0011-webhook-delivery-order.js';
 import * as eventFeedPositions from './0012-event-feed-positions.js';
+import * as importedUsers from './0013-imported-users.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-event-previous-attributes': eventPreviousAttributes,
   '0011-webhook-delivery-order': webhookDeliveryOrder,
   '0012-event-feed-positions': eventFeedPositions,
+  '0013-imported-users': importedUsers,
 };
