@@ -327,6 +327,21 @@ export interface ImportedUsersTable {
   deactivated_date: string | null;
 }
 
+/** An import sent to POST /imports (see migration 0014). */
+export interface ImportJobsTable {
+  org_id: string;
+  id: string;
+  state: 'running' | 'succeeded' | 'refused' | 'failed';
+  /** The options as sent (JSON). */
+  options: string;
+  /** The counts (JSON), once it succeeded. */
+  summary: string | null;
+  /** The file's problems (JSON), once it was refused or failed. */
+  problems: string | null;
+  created_date: string;
+  finished_date: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
@@ -350,4 +365,5 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   imported_users: ImportedUsersTable;
+  import_jobs: ImportJobsTable;
 }

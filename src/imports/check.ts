@@ -1,3 +1,4 @@
+import { setImmediate as turn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { lookupKey } from '../db/keys.js';
 import type { Database } from '../db/schema.js';
@@ -17,6 +18,9 @@ export interface ImportRow {
   /** The user the row updates (its email is already there), else undefined: a new user. */
   existingId?: string;
 }
+
+/** Rows checked between two turns of the event loop. */
+const ROWS_BETWEEN_TURNS = 1000;
 
 export interface CheckOptions extends Headings {
   format: Format;
@@ -53,6 +57,8 @@ export async function checkedRows(
   const rows: ImportRow[] = [];
   for (const { number, record } of read) {
     progress.increment(1);
+    // A server importing in the background keeps answering requests meanwhile.
+    if (number % ROWS_BETWEEN_TURNS === 0) await turn();
     const user: Record<string, unknown> = {};
     const values: Record<string, unknown> = {};
     const rowProblems: Record<string, string> = {};
