@@ -98,6 +98,7 @@ const COMMAND_OPTIONS = {
   encoding: { type: 'string' },
   map: { type: 'string' },
   'ignore-columns': { type: 'string' },
+  sheet: { type: 'string' },
   'deactivate-missing': { type: 'boolean' },
   'max-changes': { type: 'string' },
   'only-imported': { type: 'boolean' },
@@ -456,24 +457,25 @@ const COMMANDS: Command[] = [
   {
     name: 'import users',
     synopsis:
-      '--org <orgId> [--dry-run] [--encoding <name>] [--map "Heading=property,..."] [--ignore-columns a,b] ' +
-      '[--deactivate-missing [--only-imported]] [--max-changes <n|p%>] <file.csv|file.jsonl>',
+      '--org <orgId> [--dry-run] [--encoding <name>] [--sheet <name>] [--map "Heading=property,..."] [--ignore-columns a,b] ' +
+      '[--deactivate-missing [--only-imported]] [--max-changes <n|p%>] <file.csv|file.jsonl|file.xlsx>',
     description:
       'create or update (matched by email) the users of a file, with their userfield values; every row is checked before any is written. ' +
       "--deactivate-missing deactivates the organization's users missing from the file (--only-imported: only those an import brought), " +
       'refused when more than --max-changes (10% unless told) would be updated or deactivated',
     args: ['file'],
-    options: ['org', 'dry-run', 'encoding', 'map', 'ignore-columns', 'deactivate-missing', 'max-changes', 'only-imported'],
+    options: ['org', 'dry-run', 'encoding', 'sheet', 'map', 'ignore-columns', 'deactivate-missing', 'max-changes', 'only-imported'],
     database: 'existing',
     async run({ db, args, values, io }) {
       const caller = commandLineCaller(await organizationOf(db, values.org));
       const file = args[0]!;
       const format = formatOf(file);
-      if (!format) throw new UsageError(`${file}: the file must end in .csv or .jsonl`);
+      if (!format) throw new UsageError(`${file}: the file must end in .csv, .jsonl or .xlsx`);
       if (!existsSync(file)) throw new UsageError(`No file at ${file}`);
       const written = importOptionsOf(format, {
         dryRun: values['dry-run'],
         encoding: values.encoding,
+        sheet: values.sheet,
         map: values.map,
         ignoreColumns: values['ignore-columns'],
         deactivateMissing: values['deactivate-missing'],
@@ -489,16 +491,17 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'export users',
-    synopsis: '--org <orgId> [--format csv|jsonl] [--excel] [--output <file>]',
+    synopsis: '--org <orgId> [--format csv|jsonl|xlsx] [--excel] [--output <file>]',
     description:
-      "write the organization's users in the format import reads (to stdout unless --output); --excel writes CSV as Excel opens it (UTF-8 with a byte order mark, CRLF)",
+      "write the organization's users in the format import reads (to stdout unless --output), xlsx an Excel workbook; --excel writes CSV as Excel opens it (UTF-8 with a byte order mark, CRLF)",
     options: ['org', 'format', 'output', 'excel'],
     database: 'existing',
     async run({ db, values, io }) {
       const caller = commandLineCaller(await organizationOf(db, values.org));
       const format = (values.format ?? (values.output && formatOf(values.output)) ?? 'csv') as Format;
-      if (!FORMATS.includes(format)) throw new UsageError(`--format must be csv or jsonl (got "${values.format}")`);
+      if (!FORMATS.includes(format)) throw new UsageError(`--format must be csv, jsonl or xlsx (got "${values.format}")`);
       if (values.excel && format !== 'csv') throw new UsageError('--excel is for CSV');
+      if (format === 'xlsx' && !values.output) throw new UsageError('--format xlsx writes a workbook, which needs a file: name it with --output');
       const count = await exportCommand(db, caller, format, values.output, values.excel ?? false);
       if (values.output) io.err(`Exported ${count} users to ${values.output}`);
       return 0;

@@ -7,8 +7,9 @@ import { bodyValidator } from '../plugins/validation.js';
 import { checkValue } from '../resources/userfield-values/value-checks.js';
 import { usersRepository } from '../resources/users/users.repository.js';
 import { CreateUser } from '../resources/users/users.schemas.js';
-import { columnsOf, fromCell, valueFields, type Headings } from './columns.js';
-import type { FileRow, Format, Problem } from './file-rows.js';
+import { columnsOf, valueFields, valueOf, type Headings } from './columns.js';
+import type { Format } from './file-rows.js';
+import type { FileRow, Problem } from './rows.js';
 import type { ProgressOf } from './progress.js';
 
 export interface ImportRow {
@@ -66,7 +67,7 @@ export async function checkedRows(
       const column = columns.get(name);
       if (!column) continue; // an ignored column
       if (raw === null || raw === undefined || (format === 'csv' && raw === '')) continue;
-      const value = format === 'csv' ? fromCell(raw as string, column) : raw;
+      const value = valueOf(raw, column, format);
       if ('property' in column) {
         user[column.property] = value;
       } else {

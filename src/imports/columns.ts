@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { userfieldsRepository, type UserfieldRow } from '../resources/userfields/userfields.repository.js';
-import type { Problem } from './file-rows.js';
+import type { Format } from './file-rows.js';
+import type { Problem } from './rows.js';
 
 /** The user properties a file may hold, in the order an export writes them (a password is never exported). */
 export const PROPERTIES = ['email', 'firstName', 'lastName', 'username', 'password', 'tags', 'locale', 'active'] as const;
@@ -94,8 +95,7 @@ const NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
 
 /** A CSV cell in the JSON type the API expects for the property or field; text the types cannot take stays text, to be refused. */
 export function fromCell(cell: string, column: Column): unknown {
-  const type = 'property' in column ? column.property : column.field.type;
-  switch (type) {
+  switch (typeOf(column)) {
     case 'tags':
       return [cell];
     case 'active':
@@ -114,6 +114,45 @@ export function fromCell(cell: string, column: Column): unknown {
     default:
       return cell;
   }
+}
+
+const typeOf = (column: Column) => ('property' in column ? column.property : column.field.type);
+
+/** A date as the API writes a date userfield's value: mm/dd/yyyy (a workbook's dates are midnight UTC). */
+const usDate = (date: Date) =>
+  `${String(date.getUTCMonth() + 1).padStart(2, '0')}/${String(date.getUTCDate()).padStart(2, '0')}/${String(date.getUTCFullYear()).padStart(4, '0')}`;
+
+/**
+ * A workbook's cell in the JSON type the API expects for the property or field, by the field's type:
+ * a date cell is a date field's mm/dd/yyyy, a number or a boolean stays one where the field holds
+ * one and is text elsewhere (an employee number in a text field), and text is read as in CSV.
+ */
+export function fromSpreadsheetCell(cell: unknown, column: Column): unknown {
+  if (typeof cell === 'string') return fromCell(cell, column);
+  const type = typeOf(column);
+  if (cell instanceof Date) return type === 'date' ? usDate(cell) : fromCell(cell.toISOString(), column);
+  if (typeof cell === 'number' && (type === 'number' || type === 'decimal')) return cell;
+  if (typeof cell === 'boolean' && (type === 'active' || type === 'checkbox' || type === 'truefalse')) return cell;
+  return fromCell(String(cell), column);
+}
+
+/** A file's value as the API takes it: CSV's text and a workbook's cells converted by the column's type, JSON Lines' values as they are. */
+export function valueOf(raw: unknown, column: Column, format: Format): unknown {
+  if (format === 'csv') return fromCell(raw as string, column);
+  return format === 'xlsx' ? fromSpreadsheetCell(raw, column) : raw;
+}
+
+/**
+ * A value as a workbook's cell: numbers and booleans as such, a date field's value as a date, a
+ * list as in CSV; `fromSpreadsheetCell` reads each back.
+ */
+export function toSpreadsheetCell(value: unknown, column: string, type: string | undefined): string | number | boolean | Date {
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (type === 'date' && typeof value === 'string') {
+    const [month, day, year] = value.split('/').map(Number);
+    return new Date(Date.UTC(year!, month! - 1, day));
+  }
+  return toCell(value, column);
 }
 
 /** A value as a CSV cell: what `fromCell` reads back (tags hold no comma, so they are joined by one). */

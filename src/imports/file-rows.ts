@@ -1,41 +1,19 @@
 import { parse } from 'csv-parse/sync';
 import { textOf, UndecodableFile, type Encoding } from './file-text.js';
+import type { FileRow, Problem } from './rows.js';
+import { spreadsheetRows } from './spreadsheet.js';
 
-/** The formats an import reads and an export writes. */
-export type Format = 'csv' | 'jsonl';
-export const FORMATS: readonly Format[] = ['csv', 'jsonl'];
+/** The formats an import reads and an export writes: CSV, JSON Lines, and Excel's workbooks. */
+export type Format = 'csv' | 'jsonl' | 'xlsx';
+export const FORMATS: readonly Format[] = ['csv', 'jsonl', 'xlsx'];
 
 /** The file's format, told by its extension. */
 export function formatOf(file: string): Format | undefined {
   const extension = file.slice(file.lastIndexOf('.')).toLowerCase();
   if (extension === '.csv') return 'csv';
   if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
+  if (extension === '.xlsx') return 'xlsx';
   return undefined;
-}
-
-export interface FileRow {
-  /** As a spreadsheet numbers it: in a CSV file the header is row 1 (a cell may span lines); in JSON Lines, the line. */
-  number: number;
-  /** Column → value: the cell's text in CSV, any JSON value in JSON Lines. */
-  record: Record<string, unknown>;
-}
-
-/**
- * What is wrong, and where: the spreadsheet row, the file's column (its heading; for bytes the
- * encoding cannot read, the character in the line) and the property or userfield it stands for.
- */
-export interface Problem {
-  row?: number;
-  column?: string | number;
-  field?: string;
-  message: string;
-}
-
-/** A problem as one line of text. */
-export function problemText({ row, column, field, message }: Problem): string {
-  const where = typeof column === 'number' ? `row ${row}, column ${column}` : row === undefined ? undefined : `row ${row}`;
-  const label = typeof column === 'string' ? (row === undefined ? `column "${column}"` : column) : field;
-  return [where, label, message].filter((part) => part !== undefined && part !== '').join(': ');
 }
 
 const DELIMITERS = [',', ';', '\t'] as const;
@@ -52,7 +30,7 @@ function delimiterOf(text: string): string {
   return DELIMITERS.reduce((best, delimiter) => (counts.get(delimiter)! > counts.get(best)! ? delimiter : best));
 }
 
-function recordsOf(text: string, format: Format, problems: Problem[]): FileRow[] {
+function recordsOf(text: string, format: 'csv' | 'jsonl', problems: Problem[]): FileRow[] {
   if (format === 'csv') {
     try {
       const parsed = parse<{ record: Record<string, string>; info: { records: number } }>(text, {
@@ -83,8 +61,15 @@ function recordsOf(text: string, format: Format, problems: Problem[]): FileRow[]
   return rows;
 }
 
+/** Where the rows are: the text's encoding, or the workbook's sheet (the first unless named). */
+export interface RowsSource {
+  encoding?: Encoding | undefined;
+  sheet?: string | undefined;
+}
+
 /** The file's rows; a file that cannot be decoded or parsed is a problem, and then there are no rows. */
-export function fileRows(bytes: Uint8Array, format: Format, encoding: Encoding | undefined, problems: Problem[]): FileRow[] {
+export async function fileRows(bytes: Uint8Array, format: Format, { encoding, sheet }: RowsSource, problems: Problem[]): Promise<FileRow[]> {
+  if (format === 'xlsx') return spreadsheetRows(bytes, sheet, problems);
   try {
     const { text } = textOf(bytes, encoding, format === 'csv');
     return recordsOf(text, format, problems);

@@ -10,6 +10,8 @@ import { changeLimitOf, type ImportOptions } from './users-import.js';
 export interface WrittenImportOptions {
   dryRun?: boolean | undefined;
   encoding?: string | undefined;
+  /** A workbook's sheet, by name. */
+  sheet?: string | undefined;
   /** `Employee Email=email,Dept=Department`. */
   map?: string | undefined;
   /** `Cost centre,Badge`. */
@@ -52,6 +54,8 @@ export function importOptionsOf(
   const maxChanges = written.maxChanges === undefined ? undefined : changeLimitOf(written.maxChanges);
   if (written.maxChanges !== undefined && !maxChanges)
     errors.maxChanges = `must be a number of users or a percentage of the organization's users, such as 250 or 10% (got "${written.maxChanges}")`;
+  if (written.encoding !== undefined && format === 'xlsx') errors.encoding = 'is for CSV and JSON Lines: a workbook names its own';
+  if (written.sheet !== undefined && format !== 'xlsx') errors.sheet = 'names a sheet of an Excel workbook (.xlsx)';
   if (written.onlyImported && !written.deactivateMissing)
     errors.onlyImported = 'limits what deactivateMissing deactivates: it needs deactivateMissing';
   const headings = headingsOf(written, errors);
@@ -61,6 +65,7 @@ export function importOptionsOf(
       format,
       ...headings,
       ...(encoding ? { encoding } : {}),
+      ...(written.sheet !== undefined ? { sheet: written.sheet } : {}),
       ...(maxChanges ? { maxChanges } : {}),
       dryRun: written.dryRun ?? false,
       deactivateMissing: written.deactivateMissing ?? false,

@@ -14,7 +14,7 @@ import { ImportJob, ImportQuery } from './imports.schemas.js';
 export const importsTag: ApiTag = {
   name: 'Imports',
   description:
-    "Beyond v5. The organization's users from a file, as `training-api import users` reads it (CSV in any common encoding or JSON Lines): " +
+    "Beyond v5. The organization's users from a file, as `training-api import users` reads it (CSV in any common encoding, JSON Lines, an Excel workbook): " +
     'checked whole before anything is written, then imported in the background; the nightly sync deactivates whoever the file misses.',
 };
 
@@ -26,6 +26,7 @@ const FORMAT_OF_TYPE: Record<string, Format> = {
   'text/csv': 'csv',
   'application/x-ndjson': 'jsonl',
   'application/jsonl': 'jsonl',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
 };
 const TYPES = Object.keys(FORMAT_OF_TYPE);
 
@@ -48,7 +49,7 @@ export const importsRoutes: ConditionalResourceRoutes<ImportJobsService> = async
         summary: 'Beyond v5. Import users from a file (the request body), in the background: 202 with the job to follow',
         description:
           'The body is the file: text/csv (UTF-8, UTF-16 with a byte order mark, Windows-1252; comma, semicolon or tab) or JSON Lines ' +
-          `(application/x-ndjson), at most ${IMPORT_BODY_LIMIT / 1024 / 1024} MiB. The options are those of the command line. ` +
+          `(application/x-ndjson) or an Excel workbook (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet; sheet names one), at most ${IMPORT_BODY_LIMIT / 1024 / 1024} MiB. The options are those of the command line. ` +
           'GET the Location until the state is no longer running.',
         consumes: TYPES,
         querystring: ImportQuery,

@@ -11,6 +11,7 @@ export const ImportQuery = Type.Object(
       'Check and compare only: the job tells what would change (changes lists who would be updated or deactivated), and nothing is written',
     ),
     encoding: Text("The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent"),
+    sheet: Text("An Excel workbook's sheet, by name; the first when absent"),
     map: Text('What headings hold: "Employee Email=email,Dept=Department"'),
     ignoreColumns: Text('Columns left out: "Cost centre,Badge"'),
     deactivateMissing: Flag("The nightly sync: deactivate (never delete) the organization's active users whose email is not in the file"),

@@ -6,12 +6,13 @@ import { deactivateUsers, plannedWrites, writeBatch, type RowWrite } from './app
 import { checkedRows, type ImportRow } from './check.js';
 import type { Headings } from './columns.js';
 import type { Encoding } from './file-text.js';
-import { fileRows, type Format, type Problem } from './file-rows.js';
+import { fileRows, type Format } from './file-rows.js';
+import type { Problem } from './rows.js';
 import { importedUsersRepository } from './imported-users.repository.js';
 import { noProgress, type ProgressOf } from './progress.js';
 
 /**
- * The import of an organization's people, one user a row, from CSV or JSON Lines: what the command
+ * The import of an organization's people, one user a row, from CSV, JSON Lines or an Excel workbook: what the command
  * line's `import users` and `POST /imports` both run. Columns are user properties and userfields (by
  * name or id). Every row is checked with the API's own validation and compared with what is stored
  * before anything is written; the writes then go through the same services as the API, a batch per
@@ -47,6 +48,8 @@ export interface ImportOptions extends Headings {
   format: Format;
   /** The file's encoding, else told by its bytes. */
   encoding?: Encoding;
+  /** A workbook's sheet; the first when absent. */
+  sheet?: string;
   /** Check and compare only: tell what would change, write nothing. */
   dryRun: boolean;
   /** Deactivate the organization's active users whose email is not in the file. */
@@ -107,7 +110,7 @@ async function userCount(db: Kysely<Database>, orgId: string): Promise<number> {
 export async function importUsers(db: Kysely<Database>, caller: Caller, bytes: Uint8Array, options: ImportOptions): Promise<ImportOutcome> {
   const progress = options.progress ?? noProgress;
   const problems: Problem[] = [];
-  const read = fileRows(bytes, options.format, options.encoding, problems);
+  const read = await fileRows(bytes, options.format, options, problems);
   const rows = problems.length > 0 ? [] : await checkedRows(db, caller.orgId, read, { ...options, progress }, problems);
   if (problems.length > 0) return { problems };
 

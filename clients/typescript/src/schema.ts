@@ -501,7 +501,7 @@ export interface paths {
         put?: never;
         /**
          * Beyond v5. Import users from a file (the request body), in the background: 202 with the job to follow
-         * @description The body is the file: text/csv (UTF-8, UTF-16 with a byte order mark, Windows-1252; comma, semicolon or tab) or JSON Lines (application/x-ndjson), at most 64 MiB. The options are those of the command line. GET the Location until the state is no longer running.
+         * @description The body is the file: text/csv (UTF-8, UTF-16 with a byte order mark, Windows-1252; comma, semicolon or tab) or JSON Lines (application/x-ndjson) or an Excel workbook (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet; sheet names one), at most 64 MiB. The options are those of the command line. GET the Location until the state is no longer running.
          */
         post: operations["imports.create"];
         delete?: never;
@@ -5164,6 +5164,8 @@ export interface operations {
                 dryRun?: boolean;
                 /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
                 encoding?: string;
+                /** @description An Excel workbook's sheet, by name; the first when absent */
+                sheet?: string;
                 /** @description What headings hold: "Employee Email=email,Dept=Department" */
                 map?: string;
                 /** @description Columns left out: "Cost centre,Badge" */
@@ -5213,6 +5215,8 @@ export interface operations {
                             dryRun?: boolean;
                             /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
                             encoding?: string;
+                            /** @description An Excel workbook's sheet, by name; the first when absent */
+                            sheet?: string;
                             /** @description What headings hold: "Employee Email=email,Dept=Department" */
                             map?: string;
                             /** @description Columns left out: "Cost centre,Badge" */
@@ -5309,6 +5313,8 @@ export interface operations {
                             dryRun?: boolean;
                             /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
                             encoding?: string;
+                            /** @description An Excel workbook's sheet, by name; the first when absent */
+                            sheet?: string;
                             /** @description What headings hold: "Employee Email=email,Dept=Department" */
                             map?: string;
                             /** @description Columns left out: "Cost centre,Badge" */
