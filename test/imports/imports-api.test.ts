@@ -97,6 +97,20 @@ forEachEngine('POST /imports', (h) => {
     assert.match(huge.json().errors[0], /exceeds the limit of 67108864 bytes/);
   });
 
+  it('replays a retry with the same Idempotency-Key without a second import; the same key with other options is refused', async () => {
+    const key = { 'idempotency-key': 'nightly-2026-11-26' };
+    const file = 'email\nretry@example.com\n';
+    const first = await h.request('POST', 'imports', file, { headers: { 'content-type': 'text/csv', ...key } });
+    assert.equal(first.statusCode, 202, first.body);
+    const again = await h.request('POST', 'imports', file, { headers: { 'content-type': 'text/csv', ...key } });
+    assert.equal(again.statusCode, 202);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.json().id, first.json().id);
+    const other = await h.request('POST', 'imports', file, { headers: { 'content-type': 'text/csv', ...key }, query: { dryRun: 'true' } });
+    assert.equal(other.statusCode, 400, other.body);
+    assert.equal((await finished(first.json().id)).summary.created, 1);
+  });
+
   it("needs a write token to import; another organization's import is not found", async () => {
     const readOnly = await h.token(h.org.id, { scopes: ['read'] });
     const refused = await send('email\nro@example.com\n', 'text/csv', {}, readOnly);
