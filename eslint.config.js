@@ -18,6 +18,7 @@ const ASSEMBLED = [
   'resources',
   'oauth',
   'scim',
+  'imports',
   'resources/index.ts',
   'server',
 ];
@@ -42,7 +43,9 @@ const LAYERS = {
   resources: ['lib', 'db', 'auth', 'events', 'http', 'idempotency'],
   oauth: ['lib', 'db', 'auth', 'http', 'plugins', 'rate-limit', 'resources'],
   scim: ['lib', 'db', 'auth', 'events', 'http', 'plugins', 'resources'],
-  'resources/index.ts': ['lib', 'db', 'auth', 'events', 'http', 'resources', 'scim'],
+  // Importing and exporting an organization's users from files, for the command line and POST /imports.
+  imports: ['lib', 'db', 'auth', 'events', 'http', 'idempotency', 'plugins', 'resources'],
+  'resources/index.ts': ['lib', 'db', 'auth', 'events', 'http', 'resources', 'scim', 'imports'],
   server: ['lib', 'db', 'events', 'http', 'plugins'],
   'config.ts': ['lib', 'db', 'events', 'rate-limit', 'server'],
   'app.ts': ASSEMBLED,

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config, type Env } from '../config.js';
 import { ConfigError } from '../lib/config-error.js';
@@ -18,8 +17,9 @@ import { VERSION } from '../lib/version.js';
 import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 import { backupCommand } from './backup.js';
 import { copyCommand } from './copy.js';
-import { ENCODINGS, encodingNamed } from './file-text.js';
-import { exportUsers, formatOf, FORMATS, ImportInterrupted, importUsers, type Format } from './users-transfer.js';
+import { formatOf, FORMATS, type Format } from '../imports/file-rows.js';
+import { importOptionsOf } from '../imports/import-options.js';
+import { exportCommand, importCommand } from './users-transfer.js';
 import { MAX_SEEDED_REGISTRATIONS, MAX_SEEDED_USERFIELD_VALUES, seed } from './seed.js';
 
 /** The organization's administrator at the command line, for services that take a caller. */
@@ -98,6 +98,10 @@ const COMMAND_OPTIONS = {
   encoding: { type: 'string' },
   map: { type: 'string' },
   'ignore-columns': { type: 'string' },
+  sheet: { type: 'string' },
+  'deactivate-missing': { type: 'boolean' },
+  'max-changes': { type: 'string' },
+  'only-imported': { type: 'boolean' },
   excel: { type: 'boolean' },
 } as const;
 
@@ -151,24 +155,6 @@ function countOption(value: string | undefined, flag: string, min: number, max?:
 }
 
 /** A comma-separated list option (`--ignore-columns a,b`), without empty items. */
-function listOption(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
-
-/** `--map "Employee Email=email,Dept=Department"`: the file's heading → the property or userfield it holds. */
-function headingMap(value: string | undefined): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const pair of listOption(value)) {
-    const [from, to, ...rest] = pair.split('=').map((part) => part.trim());
-    if (!from || !to || rest.length > 0) throw new UsageError(`--map takes Heading=property pairs separated by commas (got "${pair}")`);
-    map.set(from, to);
-  }
-  return map;
-}
-
 /** The `--org` value, which must name an existing organization. */
 async function organizationOf(db: Kysely<Database>, orgId: string | undefined): Promise<string> {
   const id = required(orgId, '--org');
@@ -470,62 +456,53 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'import users',
-    synopsis: '--org <orgId> [--dry-run] [--encoding <name>] [--map "Heading=property,..."] [--ignore-columns a,b] <file.csv|file.jsonl>',
-    description: 'create or update (matched by email) the users of a file, with their userfield values; every row is checked before any is written',
+    synopsis:
+      '--org <orgId> [--dry-run] [--encoding <name>] [--sheet <name>] [--map "Heading=property,..."] [--ignore-columns a,b] ' +
+      '[--deactivate-missing [--only-imported]] [--max-changes <n|p%>] <file.csv|file.jsonl|file.xlsx>',
+    description:
+      'create or update (matched by email) the users of a file, with their userfield values; every row is checked before any is written. ' +
+      "--deactivate-missing deactivates the organization's users missing from the file (--only-imported: only those an import brought), " +
+      'refused when more than --max-changes (10% unless told) would be updated or deactivated',
     args: ['file'],
-    options: ['org', 'dry-run', 'encoding', 'map', 'ignore-columns'],
+    options: ['org', 'dry-run', 'encoding', 'sheet', 'map', 'ignore-columns', 'deactivate-missing', 'max-changes', 'only-imported'],
     database: 'existing',
     async run({ db, args, values, io }) {
       const caller = commandLineCaller(await organizationOf(db, values.org));
       const file = args[0]!;
       const format = formatOf(file);
-      if (!format) throw new UsageError(`${file}: the file must end in .csv or .jsonl`);
+      if (!format) throw new UsageError(`${file}: the file must end in .csv, .jsonl or .xlsx`);
       if (!existsSync(file)) throw new UsageError(`No file at ${file}`);
-      try {
-        const encoding = values.encoding === undefined ? undefined : encodingNamed(values.encoding);
-        if (values.encoding !== undefined && !encoding)
-          throw new UsageError(`--encoding must be one of ${ENCODINGS.join(', ')} (got "${values.encoding}")`);
-        const summary = await importUsers(db, caller, file, {
-          format,
-          dryRun: values['dry-run'] ?? false,
-          ...(encoding ? { encoding } : {}),
-          map: headingMap(values.map),
-          ignore: listOption(values['ignore-columns']),
-          json: values.json ?? false,
-          io,
-        });
-        if (!summary) return 1;
-        const counts = `${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.userfieldValues} userfield values`;
-        const name = basename(file);
-        // One line, like the problems a refused file prints as JSON lines.
-        if (values.json) io.out(JSON.stringify(summary));
-        else
-          io.out(
-            summary.dryRun
-              ? `${name} is valid: ${summary.rows} users would be imported (${counts}); nothing was written`
-              : `Imported ${summary.rows} users from ${name}: ${counts} set`,
-          );
-        return 0;
-      } catch (error) {
-        if (!(error instanceof ImportInterrupted)) throw error;
-        io.err(`training-api: ${error.message}`);
-        return 1;
+      const written = importOptionsOf(format, {
+        dryRun: values['dry-run'],
+        encoding: values.encoding,
+        sheet: values.sheet,
+        map: values.map,
+        ignoreColumns: values['ignore-columns'],
+        deactivateMissing: values['deactivate-missing'],
+        maxChanges: values['max-changes'],
+        onlyImported: values['only-imported'],
+      });
+      if ('errors' in written) {
+        const [option, message] = Object.entries(written.errors)[0]!;
+        throw new UsageError(`--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${message}`);
       }
+      return importCommand(db, caller, file, { ...written.options, json: values.json ?? false }, io);
     },
   },
   {
     name: 'export users',
-    synopsis: '--org <orgId> [--format csv|jsonl] [--excel] [--output <file>]',
+    synopsis: '--org <orgId> [--format csv|jsonl|xlsx] [--excel] [--output <file>]',
     description:
-      "write the organization's users in the format import reads (to stdout unless --output); --excel writes CSV as Excel opens it (UTF-8 with a byte order mark, CRLF)",
+      "write the organization's users in the format import reads (to stdout unless --output), xlsx an Excel workbook; --excel writes CSV as Excel opens it (UTF-8 with a byte order mark, CRLF)",
     options: ['org', 'format', 'output', 'excel'],
     database: 'existing',
     async run({ db, values, io }) {
       const caller = commandLineCaller(await organizationOf(db, values.org));
       const format = (values.format ?? (values.output && formatOf(values.output)) ?? 'csv') as Format;
-      if (!FORMATS.includes(format)) throw new UsageError(`--format must be csv or jsonl (got "${values.format}")`);
+      if (!FORMATS.includes(format)) throw new UsageError(`--format must be csv, jsonl or xlsx (got "${values.format}")`);
       if (values.excel && format !== 'csv') throw new UsageError('--excel is for CSV');
-      const count = await exportUsers(db, caller, format, values.output, values.excel ?? false);
+      if (format === 'xlsx' && !values.output) throw new UsageError('--format xlsx writes a workbook, which needs a file: name it with --output');
+      const count = await exportCommand(db, caller, format, values.output, values.excel ?? false);
       if (values.output) io.err(`Exported ${count} users to ${values.output}`);
       return 0;
     },

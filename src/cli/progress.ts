@@ -1,12 +1,8 @@
 import cliProgress from 'cli-progress';
+import type { Progress, Stage } from '../imports/progress.js';
 
 /** How often progress is told when no terminal shows a bar (cron, CI, `docker exec`). */
 const LINE_INTERVAL_MS = 5000;
-
-export interface Progress {
-  increment(rows: number): void;
-  stop(): void;
-}
 
 const numbers = new Intl.NumberFormat('en-US');
 
@@ -15,7 +11,7 @@ const numbers = new Intl.NumberFormat('en-US');
  * checking is quick), else a line such as `rows 12,500/50,000 checked` every five seconds. Time is
  * looked at on each increment, so a loop that never yields still reports.
  */
-export function progressOf(total: number, verb: 'checked' | 'compared' | 'imported', io: { err(line: string): void }): Progress {
+export function progressOf(total: number, verb: Stage, io: { err(line: string): void }): Progress {
   if (process.stderr.isTTY) {
     if (verb === 'checked') return { increment: () => undefined, stop: () => undefined };
     const bar = new cliProgress.SingleBar(

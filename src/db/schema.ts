@@ -319,6 +319,29 @@ export interface IdempotencyKeysTable {
   body: string | null;
 }
 
+/** A user that a file import manages (see migration 0013). */
+export interface ImportedUsersTable {
+  org_id: string;
+  user_id: string;
+  /** Set while the nightly sync holds the user deactivated for being missing from the file. */
+  deactivated_date: string | null;
+}
+
+/** An import sent to POST /imports (see migration 0014). */
+export interface ImportJobsTable {
+  org_id: string;
+  id: string;
+  state: 'running' | 'succeeded' | 'refused' | 'failed';
+  /** The options as sent (JSON). */
+  options: string;
+  /** The counts (JSON), once it succeeded. */
+  summary: string | null;
+  /** The file's problems (JSON), once it was refused or failed. */
+  problems: string | null;
+  created_date: string;
+  finished_date: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   access_tokens: AccessTokensTable;
@@ -341,4 +364,6 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
+  imported_users: ImportedUsersTable;
+  import_jobs: ImportJobsTable;
 }

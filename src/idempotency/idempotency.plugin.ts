@@ -51,9 +51,12 @@ interface KeyedRequest {
 const keyedRequests = new WeakMap<FastifyRequest, KeyedRequest>();
 
 function requestHash(request: FastifyRequest): string {
-  const { method, params, body } = request;
+  const { method, params, query, body } = request;
+  // A file sent as it is (POST /imports) counts by its bytes' digest (as JSON a Buffer would be a list
+  // of every byte), and with its options, which are in the query; a JSON body's request has none.
+  const content = Buffer.isBuffer(body) ? createHash('sha256').update(body).digest('hex') : (body ?? null);
   return createHash('sha256')
-    .update(stringify([method, request.routeOptions.url, params ?? {}, body ?? null]))
+    .update(stringify([method, request.routeOptions.url, params ?? {}, content, ...(Buffer.isBuffer(body) ? [query] : [])]))
     .digest('hex');
 }
 

@@ -79,7 +79,8 @@ export const errors = {
     new ApiError(405, { errors: [`Method ${method} is not allowed here; allowed: ${allow.join(', ')}`] }, { Allow: allow.join(', ') }),
   notAcceptable: () => new ApiError(406, { errors: ['This API only produces application/json; the Accept header excludes it'] }),
   payloadTooLarge: (limit: number) => new ApiError(413, { errors: [`The request body exceeds the limit of ${limit} bytes`] }),
-  unsupportedMediaType: () => new ApiError(415, { errors: ['A request body must be sent with Content-Type: application/json'] }),
+  unsupportedMediaType: (types: readonly string[] = ['application/json']) =>
+    new ApiError(415, { errors: [`A request body must be sent with Content-Type: ${types.join(', ')}`] }),
   unsupportedContentEncoding: () =>
     new ApiError(415, { errors: ['A request body must be sent without Content-Encoding: compressed bodies are not supported'] }),
   tooManyRequests: (retryAfterSeconds: number) => new ApiError(429, { errors: ['Too many requests'] }, { 'Retry-After': String(retryAfterSeconds) }),

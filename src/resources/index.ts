@@ -27,6 +27,8 @@ import { webhooksRoutes, webhooksTag } from '../events/webhooks/webhooks.routes.
 import { webhooksService, type WebhookServiceSettings } from '../events/webhooks/webhooks.service.js';
 import { attributeMappingsRoutes, attributeMappingsTag } from '../scim/mappings/attribute-mappings.routes.js';
 import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
+import { importJobsService } from '../imports/import-jobs.service.js';
+import { importsRoutes, importsTag } from '../imports/imports.routes.js';
 
 /** What services need of the configuration. */
 export interface ResourceSettings {
@@ -81,4 +83,5 @@ export const resources: readonly Resource[] = [
   resource(attributeMappingsService, attributeMappingsRoutes, attributeMappingsTag),
   resource(eventsService, eventsRoutes, eventsTag),
   resource((db, settings) => webhooksService(db, settings.webhooks), webhooksRoutes, webhooksTag),
+  resource(importJobsService, importsRoutes, importsTag),
 ];

@@ -265,7 +265,7 @@ forEachEngine('import and export of users', (h) => {
     ]);
     const good = await importUsers(h.org.id, file('json-good.csv', 'email\njson@example.com\n'), '--json');
     assert.equal(good.code, 0, good.err);
-    assert.deepEqual(JSON.parse(good.out), { rows: 1, created: 1, updated: 0, unchanged: 0, userfieldValues: 0, dryRun: false });
+    assert.deepEqual(JSON.parse(good.out), { rows: 1, created: 1, updated: 0, unchanged: 0, deactivated: 0, userfieldValues: 0, dryRun: false });
   });
 
   it('exports CSV for Excel with --excel (byte order mark, CRLF), which import reads back unchanged', async () => {

@@ -490,6 +490,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Beyond v5. Import users from a file (the request body), in the background: 202 with the job to follow
+         * @description The body is the file: text/csv (UTF-8, UTF-16 with a byte order mark, Windows-1252; comma, semicolon or tab) or JSON Lines (application/x-ndjson) or an Excel workbook (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet; sheet names one), at most 64 MiB. The options are those of the command line. GET the Location until the state is no longer running.
+         */
+        post: operations["imports.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Beyond v5. Get an import: its state, counts and the problems of its rows */
+        get: operations["imports.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5115,6 +5152,219 @@ export interface operations {
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "imports.create": {
+        parameters: {
+            query?: {
+                /** @description Check and compare only: the job tells what would change (changes lists who would be updated or deactivated), and nothing is written */
+                dryRun?: boolean;
+                /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
+                encoding?: string;
+                /** @description An Excel workbook's sheet, by name; the first when absent */
+                sheet?: string;
+                /** @description What headings hold: "Employee Email=email,Dept=Department" */
+                map?: string;
+                /** @description Columns left out: "Cost centre,Badge" */
+                ignoreColumns?: string;
+                /** @description The nightly sync: deactivate (never delete) the organization's active users whose email is not in the file */
+                deactivateMissing?: boolean;
+                /** @description Refuse the whole file when it would update and deactivate more users than this: a number, or a percentage of the organization's users (10% with deactivateMissing unless given; no limit without it) */
+                maxChanges?: string;
+                /** @description With deactivateMissing: deactivate only users an import brought, none created through the API or SCIM */
+                onlyImported?: boolean;
+            };
+            header?: {
+                /** @description Makes the request safe to retry. A retry with the same key and the same request (method, path, body) within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is a 400. A retry while the first request still runs waits for its answer, or gets 409 after 10 seconds. Keys belong to the organization. Answers of requests refused before they ran (the body fails validation) or that failed on the server's side (5xx) are not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /**
+                         * @description running; succeeded (summary holds the counts); refused (problems says why, and nothing was written); failed (the import stopped partway: problems says where; the batches before were written)
+                         * @enum {string}
+                         */
+                        state: "running" | "succeeded" | "refused" | "failed";
+                        /**
+                         * @description When the file was received, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        createdDate: string;
+                        finishedDate: string | null;
+                        options: {
+                            /** @description Check and compare only: the job tells what would change (changes lists who would be updated or deactivated), and nothing is written */
+                            dryRun?: boolean;
+                            /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
+                            encoding?: string;
+                            /** @description An Excel workbook's sheet, by name; the first when absent */
+                            sheet?: string;
+                            /** @description What headings hold: "Employee Email=email,Dept=Department" */
+                            map?: string;
+                            /** @description Columns left out: "Cost centre,Badge" */
+                            ignoreColumns?: string;
+                            /** @description The nightly sync: deactivate (never delete) the organization's active users whose email is not in the file */
+                            deactivateMissing?: boolean;
+                            /** @description Refuse the whole file when it would update and deactivate more users than this: a number, or a percentage of the organization's users (10% with deactivateMissing unless given; no limit without it) */
+                            maxChanges?: string;
+                            /** @description With deactivateMissing: deactivate only users an import brought, none created through the API or SCIM */
+                            onlyImported?: boolean;
+                        };
+                        summary: {
+                            /** @description The file's users */
+                            rows: number;
+                            /** @description Users created */
+                            created: number;
+                            /** @description Users changed */
+                            updated: number;
+                            /** @description Rows equal to what is stored: nothing written for them */
+                            unchanged: number;
+                            /** @description Users missing from the file that the sync deactivated */
+                            deactivated: number;
+                            /** @description Userfield values set or changed */
+                            userfieldValues: number;
+                            dryRun: boolean;
+                            /** @description In a dry run: every stored user that would be updated or deactivated */
+                            changes?: {
+                                email: string;
+                                /** @enum {string} */
+                                change: "updated" | "deactivated";
+                            }[];
+                        } | null;
+                        /** @description The file's problems, row by row (at most 1,000) */
+                        problems: {
+                            /** @description The spreadsheet's row (the header is row 1); null for the whole file */
+                            row: number | null;
+                            /** @description The file's column (its heading), or the character in the line for bytes the encoding cannot read */
+                            column: string | number | null;
+                            /** @description The user property or userfield the column stands for */
+                            field: string | null;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "imports.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /**
+                         * @description running; succeeded (summary holds the counts); refused (problems says why, and nothing was written); failed (the import stopped partway: problems says where; the batches before were written)
+                         * @enum {string}
+                         */
+                        state: "running" | "succeeded" | "refused" | "failed";
+                        /**
+                         * @description When the file was received, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        createdDate: string;
+                        finishedDate: string | null;
+                        options: {
+                            /** @description Check and compare only: the job tells what would change (changes lists who would be updated or deactivated), and nothing is written */
+                            dryRun?: boolean;
+                            /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
+                            encoding?: string;
+                            /** @description An Excel workbook's sheet, by name; the first when absent */
+                            sheet?: string;
+                            /** @description What headings hold: "Employee Email=email,Dept=Department" */
+                            map?: string;
+                            /** @description Columns left out: "Cost centre,Badge" */
+                            ignoreColumns?: string;
+                            /** @description The nightly sync: deactivate (never delete) the organization's active users whose email is not in the file */
+                            deactivateMissing?: boolean;
+                            /** @description Refuse the whole file when it would update and deactivate more users than this: a number, or a percentage of the organization's users (10% with deactivateMissing unless given; no limit without it) */
+                            maxChanges?: string;
+                            /** @description With deactivateMissing: deactivate only users an import brought, none created through the API or SCIM */
+                            onlyImported?: boolean;
+                        };
+                        summary: {
+                            /** @description The file's users */
+                            rows: number;
+                            /** @description Users created */
+                            created: number;
+                            /** @description Users changed */
+                            updated: number;
+                            /** @description Rows equal to what is stored: nothing written for them */
+                            unchanged: number;
+                            /** @description Users missing from the file that the sync deactivated */
+                            deactivated: number;
+                            /** @description Userfield values set or changed */
+                            userfieldValues: number;
+                            dryRun: boolean;
+                            /** @description In a dry run: every stored user that would be updated or deactivated */
+                            changes?: {
+                                email: string;
+                                /** @enum {string} */
+                                change: "updated" | "deactivated";
+                            }[];
+                        } | null;
+                        /** @description The file's problems, row by row (at most 1,000) */
+                        problems: {
+                            /** @description The spreadsheet's row (the header is row 1); null for the whole file */
+                            row: number | null;
+                            /** @description The file's column (its heading), or the character in the line for bytes the encoding cannot read */
+                            column: string | number | null;
+                            /** @description The user property or userfield the column stands for */
+                            field: string | null;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -11,6 +11,8 @@ import * as idempotencyKeys from './0009-idempotency-keys.js';
 import * as eventPreviousAttributes from './0010-event-previous-attributes.js';
 import * as webhookDeliveryOrder from './0011-webhook-delivery-order.js';
 import * as eventFeedPositions from './0012-event-feed-positions.js';
+import * as importedUsers from './0013-imported-users.js';
+import * as importJobs from './0014-import-jobs.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0010-event-previous-attributes': eventPreviousAttributes,
   '0011-webhook-delivery-order': webhookDeliveryOrder,
   '0012-event-feed-positions': eventFeedPositions,
+  '0013-imported-users': importedUsers,
+  '0014-import-jobs': importJobs,
 };

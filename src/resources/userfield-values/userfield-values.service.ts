@@ -77,6 +77,42 @@ export function userfieldValuesService(db: Kysely<Database>) {
         recordValuesChange(trx, orgId, userId, { values: before, updatedDate }, { values: inFieldOrder(after), updatedDate: at });
       });
     },
+
+    /**
+     * Sets the values of users just created in this unit of work (the import's new users, whose
+     * values were checked), as `update` would for each: one userfieldvalues.updated event per user,
+     * from no values to these, and the users' updatedDate moved. A field deleted meanwhile refuses them all.
+     */
+    async setOfNewUsers(caller: Caller, users: readonly { userId: string; values: Record<string, unknown> }[]): Promise<void> {
+      const { orgId } = caller;
+      const withValues = users.filter((user) => Object.keys(user.values).length > 0);
+      if (withValues.length === 0) return;
+      await inTransaction(db, async (trx) => {
+        const userIds = withValues.map((user) => user.userId);
+        const updatedDates = await usersRepository(trx).lockUpdatedDates(orgId, userIds);
+        if (updatedDates.size < userIds.length) throw errors.notFound();
+        const fieldIds = [...new Set(withValues.flatMap((user) => Object.keys(user.values)))];
+        const fields = new Map((await userfieldsRepository(trx).findForValues(orgId, fieldIds)).map((field) => [field.id, field]));
+        const fieldErrors: FieldErrors = {};
+        const rows: UserfieldValueRow[] = [];
+        for (const { userId, values } of withValues) {
+          for (const [fieldId, value] of Object.entries(values)) {
+            const field = fields.get(fieldId);
+            const checked = field ? checkValue(field, value) : { error: NOT_FOUND_MESSAGE };
+            if ('error' in checked) fieldErrors[fieldId] = checked.error;
+            else rows.push({ org_id: orgId, user_id: userId, userfield_id: fieldId, value: JSON.stringify(checked.value) });
+          }
+        }
+        if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+        await userfieldValuesRepository(trx).save(rows);
+        const at = now();
+        await usersRepository(trx).touch(orgId, userIds, at);
+        for (const { userId, values } of withValues) {
+          const before = { values: {}, updatedDate: updatedDates.get(userId)! };
+          recordValuesChange(trx, orgId, userId, before, { values: inFieldOrder(values), updatedDate: at });
+        }
+      });
+    },
   };
 }
 

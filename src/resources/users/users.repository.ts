@@ -169,6 +169,21 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
         .execute();
     },
 
+    async insertMany(users: readonly NewUser[]): Promise<void> {
+      for (const batch of batches(users)) {
+        await db
+          .insertInto('users')
+          .values(
+            batch.map((user) => ({
+              ...user,
+              email_key: lookupKey(user.email),
+              username_key: user.username === null ? null : lookupKey(user.username),
+            })),
+          )
+          .execute();
+      }
+    },
+
     async update(orgId: string, id: string, patch: UserPatch): Promise<boolean> {
       const result = await db.updateTable('users').set(patchWithKeys(patch)).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
       return result.numUpdatedRows > 0n;

@@ -1,0 +1,173 @@
+import { availableParallelism } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Caller } from '../auth/caller.js';
+import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/unit-of-work.js';
+import { hashPassword, verifyPassword } from '../lib/passwords.js';
+import { tagsColumn } from '../lib/tags.js';
+import { userfieldValuesRepository } from '../resources/userfield-values/userfield-values.repository.js';
+import { userfieldValuesService } from '../resources/userfield-values/userfield-values.service.js';
+import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../resources/users/users.repository.js';
+import type { CreateUser } from '../resources/users/users.schemas.js';
+import { usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
+import { now } from '../lib/time.js';
+import { fieldErrorsOf, type ImportRow } from './check.js';
+import { importedUsersRepository } from './imported-users.repository.js';
+
+/** A row the services refused although it passed the check: the data changed meanwhile. */
+export class ImportInterrupted extends Error {}
+
+/** `work` over `items`, at most `limit` at once, results in order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** A user as stored, what a row is compared with. */
+interface StoredUser {
+  row: VisibleUserRow;
+  passwordHash: string | null;
+  /** Userfield id → value. */
+  values: Map<string, unknown>;
+}
+
+/** The listed users as stored, with their userfield values: two statements for a batch of rows. */
+async function storedUsers(db: Kysely<Database>, orgId: string, ids: readonly string[]): Promise<Map<string, StoredUser>> {
+  const users = new Map<string, StoredUser>();
+  if (ids.length === 0) return users;
+  const rows = await db
+    .selectFrom('users')
+    .select([...VISIBLE_COLUMNS, 'password_hash'])
+    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
+    .execute();
+  for (const { password_hash, ...row } of rows) users.set(row.id, { row: visibleUser(row), passwordHash: password_hash, values: new Map() });
+  for (const value of await userfieldValuesRepository(db).ofUsers(orgId, ids)) {
+    users.get(value.user_id)?.values.set(value.userfield_id, JSON.parse(value.value));
+  }
+  return users;
+}
+
+type Properties = Omit<CreateUser, 'password'>;
+const TEXT_COLUMNS = { firstName: 'first_name', lastName: 'last_name', username: 'username', locale: 'locale' } as const;
+
+/** The row's properties that differ from the stored user's, compared as the users service stores them. */
+function changedProperties(stored: VisibleUserRow, user: Properties): UserChanges {
+  const changes: UserChanges = {};
+  if (user.email !== stored.email) changes.email = user.email;
+  for (const [property, column] of Object.entries(TEXT_COLUMNS) as [keyof typeof TEXT_COLUMNS, keyof typeof stored][]) {
+    const value = user[property];
+    if (value !== undefined && (value || null) !== stored[column]) changes[property] = value;
+  }
+  if (user.tags !== undefined && tagsColumn(user.tags) !== stored.tags) changes.tags = user.tags;
+  if (user.active !== undefined && user.active !== stored.active) changes.active = user.active;
+  return changes;
+}
+
+/** The row's values that differ from the stored ones (both canonical: as `checkValue` gives them). */
+function changedValues(stored: ReadonlyMap<string, unknown>, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([fieldId, value]) => JSON.stringify(value) !== JSON.stringify(stored.get(fieldId))));
+}
+
+/** What a row writes: all of it for a new user; for an existing one, what differs from the stored user, and nothing when nothing does. */
+export interface RowWrite {
+  row: ImportRow;
+  /** A new user's properties, or an existing user's changed ones; a changed password as its hash (none in a dry run). */
+  user: UserChanges;
+  values: Record<string, unknown>;
+  unchanged: boolean;
+}
+
+/**
+ * Compares a batch of rows with their users as stored (read in bulk) and hashes the new passwords,
+ * several at once on other threads, so no transaction waits for them. A password is new unless it
+ * is the one stored; a dry run only tells which are.
+ */
+export async function plannedWrites(db: Kysely<Database>, orgId: string, batch: readonly ImportRow[], dryRun: boolean): Promise<RowWrite[]> {
+  const stored = await storedUsers(
+    db,
+    orgId,
+    batch.flatMap((row) => row.existingId ?? []),
+  );
+  return mapConcurrently(batch, availableParallelism(), async (row) => {
+    const { password, ...properties } = row.user;
+    const current = row.existingId === undefined ? undefined : stored.get(row.existingId);
+    // A user deleted since the check keeps every property, and its update is refused as such.
+    const user = current ? changedProperties(current.row, properties) : { ...properties };
+    const values = current ? changedValues(current.values, row.values) : row.values;
+    const newPassword = password !== undefined && !(current?.passwordHash && (await verifyPassword(password, current.passwordHash)));
+    if (newPassword && !dryRun) user.passwordHash = await hashPassword(password);
+    const unchanged = current !== undefined && !newPassword && Object.keys(user).length + Object.keys(values).length === 0;
+    return { row, user, values, unchanged };
+  });
+}
+
+/**
+ * Writes a batch's rows in one unit of work, and records their users as managed by imports (those
+ * `managed` does not hold yet); a row the services refuse undoes the batch.
+ */
+export async function writeBatch(
+  db: Kysely<Database>,
+  caller: Caller,
+  writes: readonly RowWrite[],
+  rowsBefore: number,
+  managed: ReadonlySet<string>,
+): Promise<void> {
+  const refused = (rows: string, error: unknown) => {
+    // Changed since the check (by the API meanwhile): this batch is undone, the earlier ones stay.
+    const problems = Object.entries(fieldErrorsOf(error)).map(([property, message]) => `${property}: ${message}`);
+    return new ImportInterrupted(`${rows}: ${problems.join('; ')}; the ${rowsBefore} rows before its batch were imported`);
+  };
+  await inTransaction(db, async (trx) => {
+    const users = usersService(trx);
+    const values = userfieldValuesService(trx);
+    const newlyManaged: string[] = [];
+    // New users in a few multi-row statements: what makes a first import fast on PostgreSQL.
+    const creations = writes.filter((write) => !write.row.existingId);
+    if (creations.length > 0) {
+      const numbers = `rows ${creations[0]!.row.number} to ${creations.at(-1)!.row.number}`;
+      try {
+        const ids = await users.createMany(
+          caller,
+          creations.map((write) => write.user as UserCreation),
+        );
+        await values.setOfNewUsers(
+          caller,
+          creations.map((write, index) => ({ userId: ids[index]!, values: write.values })),
+        );
+        newlyManaged.push(...ids);
+      } catch (error) {
+        throw refused(numbers, error);
+      }
+    }
+    for (const { row, user, values: changed, unchanged } of writes) {
+      if (!row.existingId) continue;
+      if (unchanged) {
+        if (!managed.has(row.existingId)) newlyManaged.push(row.existingId);
+        continue;
+      }
+      try {
+        if (Object.keys(user).length > 0) await users.update(caller, row.existingId, user);
+        if (Object.keys(changed).length > 0) await values.update(caller, row.existingId, changed);
+        newlyManaged.push(row.existingId);
+      } catch (error) {
+        throw refused(`row ${row.number}`, error);
+      }
+    }
+    await importedUsersRepository(trx).manage(caller.orgId, newlyManaged);
+  });
+}
+
+/** Deactivates the users (never deletes them) through the users service, so each one's user.updated event is recorded. */
+export async function deactivateUsers(db: Kysely<Database>, caller: Caller, userIds: readonly string[]): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const users = usersService(trx);
+    for (const id of userIds) await users.update(caller, id, { active: false });
+    await importedUsersRepository(trx).markDeactivated(caller.orgId, userIds, now());
+  });
+}

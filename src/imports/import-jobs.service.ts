@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import type { Caller } from '../auth/caller.js';
+import type { Database, ImportJobsTable } from '../db/schema.js';
+import { inTransaction } from '../db/unit-of-work.js';
+import { errors } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import { findById } from '../lib/not-found.js';
+import { now } from '../lib/time.js';
+import { ImportInterrupted } from './apply.js';
+import type { Format } from './file-rows.js';
+import type { Problem } from './rows.js';
+import { importOptionsOf } from './import-options.js';
+import type { ImportJob, ImportQuery } from './imports.schemas.js';
+import { importUsers, type ImportSummary } from './users-import.js';
+
+/** A refused file may have a problem on every row; the first ones say enough. */
+const MAX_PROBLEMS = 1000;
+
+type JobRow = ImportJobsTable;
+
+function toResponse(row: JobRow): ImportJob {
+  const problems = row.problems === null ? [] : (JSON.parse(row.problems) as Problem[]);
+  return {
+    id: row.id,
+    state: row.state,
+    createdDate: row.created_date,
+    finishedDate: row.finished_date,
+    options: JSON.parse(row.options) as ImportQuery,
+    summary: row.summary === null ? null : (JSON.parse(row.summary) as ImportSummary),
+    problems: problems.map((problem) => ({ row: null, column: null, field: null, ...problem })),
+  };
+}
+
+export interface JobLog {
+  error(details: object, message: string): void;
+}
+
+/**
+ * POST /imports: the file is imported in the background, within the server process, by the same
+ * import as the command line's; the job's row tells its state and outcome to GET /imports/{id}.
+ */
+export function importJobsService(db: Kysely<Database>) {
+  const running = new Set<Promise<void>>();
+
+  async function finish(caller: Caller, id: string, outcome: Pick<JobRow, 'state' | 'summary' | 'problems'>): Promise<void> {
+    await db
+      .updateTable('import_jobs')
+      .set({ ...outcome, finished_date: now() })
+      .where('org_id', '=', caller.orgId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async function run(caller: Caller, id: string, bytes: Uint8Array, format: Format, query: ImportQuery, log: JobLog): Promise<void> {
+    const problemsText = (problems: Problem[]) => JSON.stringify(problems.slice(0, MAX_PROBLEMS));
+    try {
+      const written = importOptionsOf(format, query);
+      if ('errors' in written) throw new Error('The options were checked when the job was created');
+      const outcome = await importUsers(db, caller, bytes, written.options);
+      if ('problems' in outcome) await finish(caller, id, { state: 'refused', summary: null, problems: problemsText(outcome.problems) });
+      else await finish(caller, id, { state: 'succeeded', summary: JSON.stringify(outcome.summary), problems: null });
+    } catch (error) {
+      const message = error instanceof ImportInterrupted ? error.message : 'the import stopped on an internal error; the batches before were written';
+      if (!(error instanceof ImportInterrupted)) log.error({ err: error, importId: id }, 'import failed');
+      await finish(caller, id, { state: 'failed', summary: null, problems: problemsText([{ message }]) }).catch((failure: unknown) =>
+        log.error({ err: failure, importId: id }, 'the failed import could not be recorded'),
+      );
+    }
+  }
+
+  return {
+    /** Records the job and starts it; options that cannot be read are a 400 and start nothing. */
+    async start(caller: Caller, bytes: Uint8Array, format: Format, query: ImportQuery, log: JobLog): Promise<ImportJob> {
+      const written = importOptionsOf(format, query);
+      if ('errors' in written) throw errors.fieldErrors(written.errors);
+      const row: JobRow = {
+        org_id: caller.orgId,
+        id: newId(),
+        state: 'running',
+        options: JSON.stringify(query),
+        summary: null,
+        problems: null,
+        created_date: now(),
+        finished_date: null,
+      };
+      const job = toResponse(row);
+      await inTransaction(db, async (trx) => {
+        await trx.insertInto('import_jobs').values(row).execute();
+        await caller.idempotentWrite?.settle(trx, job);
+      });
+      // The import runs as the organization's caller, without the request's Idempotency-Key (settled above).
+      const importer: Caller = { orgId: caller.orgId, tokenId: caller.tokenId, scopes: caller.scopes };
+      const work = run(importer, row.id, bytes, format, query, log).finally(() => running.delete(work));
+      running.add(work);
+      return job;
+    },
+
+    async get(caller: Caller, id: string): Promise<ImportJob> {
+      const row = await findById(id, (id) =>
+        db.selectFrom('import_jobs').selectAll().where('org_id', '=', caller.orgId).where('id', '=', id).executeTakeFirst(),
+      );
+      return toResponse(row);
+    },
+
+    /** Resolves once every job started has finished: the server waits for them before it closes the database. */
+    async settled(): Promise<void> {
+      await Promise.all([...running]);
+    },
+  };
+}
+
+export type ImportJobsService = ReturnType<typeof importJobsService>;

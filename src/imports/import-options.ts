@@ -1,0 +1,75 @@
+import type { Headings } from './columns.js';
+import { ENCODINGS, encodingNamed } from './file-text.js';
+import type { Format } from './file-rows.js';
+import { changeLimitOf, type ImportOptions } from './users-import.js';
+
+/**
+ * The options of an import as written: the command line's flags and the query of `POST /imports`
+ * (the same names, in camel case), read by one parser so both refuse the same values the same way.
+ */
+export interface WrittenImportOptions {
+  dryRun?: boolean | undefined;
+  encoding?: string | undefined;
+  /** A workbook's sheet, by name. */
+  sheet?: string | undefined;
+  /** `Employee Email=email,Dept=Department`. */
+  map?: string | undefined;
+  /** `Cost centre,Badge`. */
+  ignoreColumns?: string | undefined;
+  deactivateMissing?: boolean | undefined;
+  /** `250` or `10%`. */
+  maxChanges?: string | undefined;
+  onlyImported?: boolean | undefined;
+}
+
+/** Each option's problem, by its name in WrittenImportOptions. */
+export type OptionErrors = Partial<Record<keyof WrittenImportOptions, string>>;
+
+/** `a, b,,c` → ['a', 'b', 'c']. */
+export function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function headingsOf(written: WrittenImportOptions, errors: OptionErrors): Headings {
+  const map = new Map<string, string>();
+  for (const pair of listOf(written.map)) {
+    const [from, to, ...rest] = pair.split('=').map((part) => part.trim());
+    if (!from || !to || rest.length > 0) errors.map = `takes Heading=property pairs separated by commas (got "${pair}")`;
+    else map.set(from, to);
+  }
+  return { map, ignore: listOf(written.ignoreColumns) };
+}
+
+/** The import's options, or what is wrong with them. */
+export function importOptionsOf(
+  format: Format,
+  written: WrittenImportOptions,
+): { options: Omit<ImportOptions, 'progress'> } | { errors: OptionErrors } {
+  const errors: OptionErrors = {};
+  const encoding = written.encoding === undefined ? undefined : encodingNamed(written.encoding);
+  if (written.encoding !== undefined && !encoding) errors.encoding = `must be one of ${ENCODINGS.join(', ')} (got "${written.encoding}")`;
+  const maxChanges = written.maxChanges === undefined ? undefined : changeLimitOf(written.maxChanges);
+  if (written.maxChanges !== undefined && !maxChanges)
+    errors.maxChanges = `must be a number of users or a percentage of the organization's users, such as 250 or 10% (got "${written.maxChanges}")`;
+  if (written.encoding !== undefined && format === 'xlsx') errors.encoding = 'is for CSV and JSON Lines: a workbook names its own';
+  if (written.sheet !== undefined && format !== 'xlsx') errors.sheet = 'names a sheet of an Excel workbook (.xlsx)';
+  if (written.onlyImported && !written.deactivateMissing)
+    errors.onlyImported = 'limits what deactivateMissing deactivates: it needs deactivateMissing';
+  const headings = headingsOf(written, errors);
+  if (Object.keys(errors).length > 0) return { errors };
+  return {
+    options: {
+      format,
+      ...headings,
+      ...(encoding ? { encoding } : {}),
+      ...(written.sheet !== undefined ? { sheet: written.sheet } : {}),
+      ...(maxChanges ? { maxChanges } : {}),
+      dryRun: written.dryRun ?? false,
+      deactivateMissing: written.deactivateMissing ?? false,
+      onlyImported: written.onlyImported ?? false,
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** The users the imports of an organization manage (migration 0013). */
+export function importedUsersRepository(db: Kysely<Database>) {
+  return {
+    /** Every managed user's id, with whether the sync holds it deactivated. */
+    async all(orgId: string): Promise<Map<string, { deactivated: boolean }>> {
+      const rows = await db.selectFrom('imported_users').select(['user_id', 'deactivated_date']).where('org_id', '=', orgId).execute();
+      return new Map(rows.map((row) => [row.user_id, { deactivated: row.deactivated_date !== null }]));
+    },
+
+    async manage(orgId: string, userIds: readonly string[]): Promise<void> {
+      if (userIds.length === 0) return;
+      await db
+        .insertInto('imported_users')
+        .values(userIds.map((user_id) => ({ org_id: orgId, user_id, deactivated_date: null })))
+        .onConflict((conflict) => conflict.columns(['org_id', 'user_id']).doUpdateSet({ deactivated_date: null }))
+        .execute();
+    },
+
+    async markDeactivated(orgId: string, userIds: readonly string[], at: string): Promise<void> {
+      if (userIds.length === 0) return;
+      await db
+        .insertInto('imported_users')
+        .values(userIds.map((user_id) => ({ org_id: orgId, user_id, deactivated_date: at })))
+        .onConflict((conflict) => conflict.columns(['org_id', 'user_id']).doUpdateSet({ deactivated_date: at }))
+        .execute();
+    },
+  };
+}
