@@ -152,7 +152,8 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   });
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true, response: { 200: Readiness } } }, async (request) => {
+  // Ready means the primary answers: a replica's absence only moves reads to the primary.
+  app.get('/readyz', { config: { primaryReads: true }, schema: { hide: true, response: { 200: Readiness } } }, async (request) => {
     if (options.draining?.()) throw errors.shuttingDown();
     try {
       await withinTime(sql`select 1`.execute(options.db), READINESS_TIMEOUT_MS);

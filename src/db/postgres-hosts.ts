@@ -30,8 +30,8 @@ export function redacted(url: string): string {
 
 function parseHost(entry: string, url: string, setting: string): PostgresHost {
   const match = /^(\[[^\]]+\]|[^:[\]]*)(?::(\d+))?$/.exec(entry);
-  if (!match || !match[1]) throw new Error(`${setting} lists a host it cannot read: "${entry}" in ${redacted(url)}`);
-  return { host: match[1].replace(/^\[|\]$/g, ''), port: match[2] ? Number(match[2]) : DEFAULT_PORT };
+  if (!match) throw new Error(`${setting} lists a host it cannot read: "${entry}" in ${redacted(url)}`);
+  return { host: (match[1] ?? '').replace(/^\[|\]$/g, ''), port: match[2] ? Number(match[2]) : DEFAULT_PORT };
 }
 
 /**
@@ -53,13 +53,12 @@ export function parsePostgresTarget(url: string, setting = 'DATABASE_URL', write
   if (writes && hosts.length > 1 && !WRITABLE_ATTRS.has(attrs)) {
     throw new Error(`${setting} names several hosts: add target_session_attrs=read-write so that the server writes only to the primary`);
   }
+  const writableOnly = WRITABLE_ATTRS.has(attrs);
+  // One host and nothing to check: the URL goes to pg as it is (a socket directory in ?host= included).
+  if (hosts.length === 1 && !params.has('target_session_attrs')) return { hosts, writableOnly, url };
   params.delete('target_session_attrs');
   const search = params.toString();
-  return {
-    hosts,
-    writableOnly: WRITABLE_ATTRS.has(attrs),
-    url: `${scheme}${userinfo}${hostName(hosts[0]!)}${path}${search ? `?${search}` : ''}`,
-  };
+  return { hosts, writableOnly, url: `${scheme}${userinfo}${hostName(hosts[0]!)}${path}${search ? `?${search}` : ''}` };
 }
 
 /** A host as a URL, metrics and /readyz write it. */
@@ -89,15 +88,16 @@ export class HostLocator {
 
   /** The host in use, when one has been found. */
   get current(): PostgresHost | undefined {
-    return this.#current ?? (this.#needsLooking ? undefined : this.target.hosts[0]);
+    return this.#current ?? (this.needsLooking ? undefined : this.target.hosts[0]);
   }
 
-  get #needsLooking(): boolean {
+  /** Without a choice to make, connections go where the URL says, with no extra round trip. */
+  get needsLooking(): boolean {
     return this.target.hosts.length > 1 || this.target.writableOnly;
   }
 
   async locate(): Promise<PostgresHost> {
-    if (!this.#needsLooking) return this.target.hosts[0]!;
+    if (!this.needsLooking) return this.target.hosts[0]!;
     if (this.#current) return this.#current;
     this.#finding ??= this.#find().finally(() => {
       this.#finding = undefined;
@@ -148,6 +148,7 @@ export function locatedClient(locator: HostLocator): typeof pg.Client {
     override connect(): Promise<pg.Client>;
     override connect(callback: (error: Error | null, client?: pg.Client) => void): void;
     override connect(callback?: (error: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+      if (!locator.needsLooking) return callback ? super.connect(callback) : super.connect();
       const connected = locator.locate().then(async (host) => {
         this.host = host.host;
         this.port = host.port;

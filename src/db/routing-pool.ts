@@ -35,16 +35,20 @@ export function createRoutingPool(primary: PostgresPool & PoolCounts, replicas: 
   };
 }
 
+/** SQLSTATE of a write attempted on a standby ("cannot execute ... in a read-only transaction"). */
+const READ_ONLY_TRANSACTION = '25006';
+
 /**
- * A replica's connection that moves to the primary when the replica goes away before it answered
- * anything but BEGIN: the reads of a request are then served by the primary instead of failing.
+ * A replica's connection that moves to the primary when the replica goes away, or when a statement
+ * turns out to write (a standby refuses it, and has therefore written nothing): the statements sent
+ * so far are sent again on the primary, so the request is served instead of failing. Its reads
+ * before the move may then come from another snapshot than those after it, which only a request
+ * that met a replica's death or wrote from a GET can see.
  */
 class ReplicaClient implements PostgresPoolClient {
   #client: PostgresPoolClient;
   #onReplica = true;
-  /** The statements sent so far, replayed on the primary when the replica breaks before answering a read. */
-  #begun: { sql: string; parameters: readonly unknown[] }[] = [];
-  #answeredRead = false;
+  #sent: { sql: string; parameters: readonly unknown[] }[] = [];
 
   constructor(
     client: PostgresPoolClient,
@@ -63,18 +67,19 @@ class ReplicaClient implements PostgresPoolClient {
   }
 
   async #query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {
+    if (!this.#onReplica) return this.#client.query<R>(sql, parameters);
     try {
       const result = await this.#client.query<R>(sql, parameters);
-      if (/^\s*begin\b/i.test(sql)) this.#begun.push({ sql, parameters });
-      else this.#answeredRead = true;
+      this.#sent.push({ sql, parameters });
       return result;
     } catch (error) {
-      if (!this.#onReplica || this.#answeredRead || !isBrokenConnection(error)) throw error;
-      this.replicas.markDown(this.replica);
+      const broken = isBrokenConnection(error);
+      if (!broken && (error as { code?: string }).code !== READ_ONLY_TRANSACTION) throw error;
+      if (broken) this.replicas.markDown(this.replica);
       this.#client.release();
       this.#client = await this.primary.connect();
       this.#onReplica = false;
-      for (const statement of this.#begun) await this.#client.query(statement.sql, statement.parameters);
+      for (const statement of this.#sent) await this.#client.query(statement.sql, statement.parameters);
       return this.#client.query<R>(sql, parameters);
     }
   }

@@ -185,8 +185,21 @@ export class PrivatePostgres {
 
   /** The postmaster's pid is the first line of postmaster.pid; the backends are its children. */
   #signalAll(signal: NodeJS.Signals): void {
-    const postmaster = Number(readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = readdirSync('/proc')
+    const postmaster = this.#postmaster();
+    const children = this.#children();
+    // Children first on the way down, so none is left running under a stopped parent.
+    const order = signal === 'SIGSTOP' ? [...children, postmaster] : [postmaster, ...children];
+    for (const pid of order) signalProcess(pid, signal);
+  }
+
+  #postmaster(): number {
+    return Number(readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  }
+
+  /** The postmaster's children: the backends and the auxiliary processes. */
+  #children(): number[] {
+    const postmaster = this.#postmaster();
+    return readdirSync('/proc')
       .filter((entry) => /^\d+$/.test(entry))
       .filter((pid) => {
         try {
@@ -198,14 +211,27 @@ export class PrivatePostgres {
         }
       })
       .map(Number);
-    // Children first on the way down, so none is left running under a stopped parent.
-    const order = signal === 'SIGSTOP' ? [...children, postmaster] : [postmaster, ...children];
-    for (const pid of order) {
+  }
+
+  /**
+   * Signals a standby's WAL receiver: SIGSTOP, and the standby falls behind as over a stalled network;
+   * SIGKILL, and what it had received but not written is gone with it (the server restarts its processes).
+   */
+  signalWalReceiver(signal: 'SIGSTOP' | 'SIGKILL'): void {
+    for (const pid of this.#children()) {
       try {
-        process.kill(pid, signal);
+        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('walreceiver')) signalProcess(pid, signal);
       } catch {
         // ended meanwhile
       }
     }
+  }
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ended meanwhile
   }
 }
