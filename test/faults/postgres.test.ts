@@ -4,7 +4,7 @@ import { newId } from '../../src/lib/ids.js';
 import { eventually } from '../helpers/eventually.js';
 import { sleep, statusCounts, underLoad, type Outcome } from '../helpers/load.js';
 import { PRIVATE_POSTGRES_SKIP, PrivatePostgres } from '../helpers/private-postgres.js';
-import { ServerProcess, type Reply } from '../helpers/server-process.js';
+import { createdId, type Reply, ServerProcess } from '../helpers/server-process.js';
 
 /** Short bounds, so each fault shows its effect within a few seconds. */
 const LIMITS = {
@@ -35,10 +35,6 @@ function assertServedThrough(server: ServerProcess): void {
   assert.ok(server.running, `the server exited:\n${server.output}`);
   const unexpected = server.output.split('\n').filter((line) => /"msg":"(uncaught exception|unhandled promise rejection)"/.test(line));
   assert.equal(unexpected.length, 0, `${unexpected.length} errors reached the last-resort handlers, the first: ${unexpected[0]?.slice(0, 600)}`);
-}
-
-function createdId(reply: Reply): string | undefined {
-  return reply.status === 201 ? String(reply.headers.location).split('/').pop() : undefined;
 }
 
 describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => {

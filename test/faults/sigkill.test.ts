@@ -3,17 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
 import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { sleep, statusCounts, underLoad, type Outcome } from '../helpers/load.js';
-import { ServerProcess, type Reply } from '../helpers/server-process.js';
+import { createdId, type Reply, ServerProcess } from '../helpers/server-process.js';
 
 const CLIENTS = 24;
 const ROUNDS = 3;
 /** How long the clients write before the kill, at the most: each round kills at another moment. */
 const LOAD_MS = 3000;
 const FIELDS = 3;
-
-function createdId(reply: Reply): string | undefined {
-  return reply.status === 201 ? String(reply.headers.location).split('/').pop() : undefined;
-}
 
 function assertCreated(reply: Reply, what: string): string {
   const id = createdId(reply);

@@ -59,6 +59,11 @@ export interface ServerRequest {
  * A real `training-api serve` process on a free port, with its own data directory (kept across
  * restarts) and a client that trusts exactly its certificate.
  */
+/** The id a 201 names in its Location; undefined for any other answer. */
+export function createdId(reply: Reply): string | undefined {
+  return reply.status === 201 ? String(reply.headers.location).split('/').pop() : undefined;
+}
+
 export class ServerProcess {
   /** Everything the process wrote to stderr and stdout. */
   output = '';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
 import { sleep, statusCounts, underLoad, type Outcome } from '../helpers/load.js';
 import type { PrivatePostgres } from '../helpers/private-postgres.js';
-import { ServerProcess, type Reply } from '../helpers/server-process.js';
+import { createdId, ServerProcess } from '../helpers/server-process.js';
 import { feedEvents, primaryAndStandby, topologySkip } from '../helpers/topology.js';
 
 const LIMITS = { DATABASE_CONNECT_TIMEOUT: '1s', DATABASE_STATEMENT_TIMEOUT: '2s', DATABASE_POOL_SIZE: '8' };
@@ -11,10 +11,6 @@ const UNAVAILABLE = '{"errors":["The database is unavailable"]}';
 const CLIENTS = 12;
 /** Registrations made beforehand for each client to eject under load. */
 const REGISTRATIONS_PER_CLIENT = 15;
-
-function createdId(reply: Reply): string | undefined {
-  return reply.status === 201 ? String(reply.headers.location).split('/').pop() : undefined;
-}
 
 function assertOnlySuccessOrUnavailable(outcomes: readonly Outcome[]): void {
   for (const outcome of outcomes) {
