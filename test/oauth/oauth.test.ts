@@ -154,7 +154,9 @@ forEachEngine('OAuth 2.0 client credentials', (h) => {
 
       const revoked = await form(h, '/oauth/revoke', { token: issued, token_type_hint: 'access_token' }, headers);
       assert.equal(revoked.statusCode, 200);
-      assert.equal(revoked.body, '');
+      assert.deepEqual(revoked.json(), {});
+      assert.match(String(revoked.headers['content-type']), /^application\/json/);
+      assert.equal(revoked.headers['cache-control'], 'no-store');
       const refused = await h.get('users', { token: issued });
       assert.equal(refused.statusCode, 401);
       assert.equal(refused.json().error, 'invalid_token');

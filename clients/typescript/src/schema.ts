@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke an access token (RFC 7009)
-         * @description Answers 200 for a token that does not exist or was already revoked; 400 for a token issued to another client.
+         * @description Answers 200 with an empty JSON object, also for a token that does not exist or was already revoked; 400 for a token issued to another client.
          */
         post: operations["oauthTokens.revoke"];
         delete?: never;
@@ -2019,7 +2019,9 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": Record<string, never>;
+                };
             };
             /** @description RFC 6749 §5.2 */
             400: {
