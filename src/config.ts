@@ -7,7 +7,7 @@ import type { RateLimitSettings } from './rate-limit/settings.js';
 import type { Limit } from './rate-limit/sliding-window.js';
 import type { EventSettings } from './events/background.js';
 import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
-import type { ClientLimits } from './server/client-limits.js';
+import { MIN_KEEP_ALIVE_TIMEOUT_MS, type ClientLimits } from './server/client-limits.js';
 
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
@@ -226,6 +226,9 @@ function clientLimits(get: (name: string) => string | undefined): ClientLimits {
     maxConnectionsPerAddress: count('MAX_CONNECTIONS_PER_ADDRESS', '100'),
   };
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT');
+  if (limits.keepAliveTimeoutMs < MIN_KEEP_ALIVE_TIMEOUT_MS) {
+    throw new ConfigError(`KEEP_ALIVE_TIMEOUT must be at least ${MIN_KEEP_ALIVE_TIMEOUT_MS / 1000}s (got "${get('KEEP_ALIVE_TIMEOUT')}")`);
+  }
   return limits;
 }
 
