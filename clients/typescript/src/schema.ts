@@ -4680,8 +4680,8 @@ export interface operations {
                          * @example 2013-10-23T00:48:50Z
                          */
                         updatedDate: string;
-                        /** @description The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it */
-                        secret: string;
+                        /** @description The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it. A replay of the creation (Idempotency-Key) answers without it, which is kept nowhere but in the webhook: a client that lost the first answer deletes the webhook and creates it again. */
+                        secret?: string;
                     };
                 };
             };
