@@ -111,13 +111,49 @@ function isReadOnly(schema: ResourceSchema, parts: PathParts): boolean {
   return sub?.mutability === 'readOnly';
 }
 
+/** The schema whose URN `name` is, in the schema's spelling: the resource's own or one of its extensions. */
+function schemaNamed(schema: ResourceSchema, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return [schema.id, ...schema.extensions.keys()].find((urn) => urn.toLowerCase() === lower);
+}
+
+function attributesOf(urn: string, value: unknown): [string, unknown][] {
+  if (!isObject(value)) throw scimErrors.invalidValue(`The value of ${urn} must be an object of its attributes`);
+  return Object.entries(value).map(([name, child]) => [`${urn}:${name}`, child]);
+}
+
+/**
+ * A schema named whole (RFC 7644 §3.5.2: its URN as the path, or as a key of a value without a path)
+ * becomes its attributes, each by its full path: the attributes not named are left as they are, and a
+ * remove takes away every one the document holds.
+ */
+function bySchemaAttributes(operation: PatchOperation, schema: ResourceSchema, document: ScimDocument): PatchOperation[] {
+  if (operation.path === undefined) {
+    const value = Object.entries(operation.value as Record<string, unknown>).flatMap(([key, child]) => {
+      const urn = schemaNamed(schema, key);
+      return urn ? attributesOf(urn, child) : [[key, child] as [string, unknown]];
+    });
+    return [{ op: operation.op, value: Object.fromEntries(value) }];
+  }
+  const urn = schemaNamed(schema, operation.path);
+  if (!urn) return [operation];
+  if (operation.op === 'remove') {
+    if (urn === schema.id) throw scimErrors.invalidPath(`The path "${operation.path}" names the whole resource, which a PATCH cannot remove`);
+    const held = document[urn];
+    return Object.keys(isObject(held) ? held : {}).map((name) => ({ op: 'remove', path: `${urn}:${name}` }));
+  }
+  return attributesOf(urn, operation.value).map(([path, value]) => ({ op: operation.op, path, value }));
+}
+
 /**
  * Applies the operations to a resource's current document with scim-patch, after putting every
  * path in canonical form. A path naming a read-only attribute is refused (`mutability`); in an
  * object without a path, read-only attributes (an `id` sent back, `meta`) are skipped.
  */
 export function applyPatch(document: ScimDocument, operations: readonly PatchOperation[], schema: ResourceSchema): ScimDocument {
-  const canonical: ScimPatchOperation[] = operations.map((operation) => {
+  const expanded = operations.flatMap((operation) => bySchemaAttributes(operation, schema, document));
+  if (expanded.length === 0) return document;
+  const canonical: ScimPatchOperation[] = expanded.map((operation) => {
     if (operation.path !== undefined) {
       const parts = parsePath(operation.path, schema);
       if (isReadOnly(schema, parts)) throw scimErrors.mutability(`${formatPath(parts)} is read-only`);

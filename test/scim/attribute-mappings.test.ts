@@ -132,6 +132,34 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     assert.deepEqual((await h.get(`users/${id}/userfieldvalues`)).json(), { [fields.department]: 'Kept' });
   });
 
+  it('applies a PATCH that carries an extension as an object, with its URN as the path or as a key of the value (RFC 7644 §3.5.2)', async () => {
+    const id = await scim.createUser({ userName: 'nested@example.com', [ENTERPRISE]: { department: 'Ops', costCenter: 'CC-1' } });
+    let response = await scim.patch(`/Users/${id}`, [{ op: 'replace', value: { [ENTERPRISE]: { costCenter: 'CC-2' } } }]);
+    assert.equal(response.statusCode, 200, response.body);
+    // The sub-attributes not named are left as they are.
+    assert.deepEqual(response.json()[ENTERPRISE], { department: 'Ops', costCenter: 'CC-2' });
+    response = await scim.patch(`/Users/${id}`, [
+      { op: 'Replace', path: ENTERPRISE.toLowerCase(), value: { department: 'Sales' } },
+      { op: 'Add', path: ENTERPRISE, value: { manager: { value: 'boss-2' } } },
+    ]);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json()[ENTERPRISE], { department: 'Sales', costCenter: 'CC-2', manager: { value: 'boss-2' } });
+    assert.deepEqual((await h.get(`users/${id}/userfieldvalues`)).json(), {
+      [fields.department]: 'Sales',
+      [fields.costCenter]: 'CC-2',
+      [fields.manager]: 'boss-2',
+    });
+    // Removing the extension removes every attribute of it.
+    response = await scim.patch(`/Users/${id}`, [{ op: 'remove', path: ENTERPRISE }]);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.json()[ENTERPRISE], undefined);
+    assert.deepEqual((await h.get(`users/${id}/userfieldvalues`)).json(), {});
+    // An extension's value that is not an object is refused, not ignored.
+    scimError(await scim.patch(`/Users/${id}`, [{ op: 'replace', path: ENTERPRISE, value: 'Sales' }]), 400, 'invalidValue');
+    scimError(await scim.patch(`/Users/${id}`, [{ op: 'replace', value: { [ENTERPRISE]: ['Sales'] } }]), 400, 'invalidValue');
+    scimError(await scim.patch(`/Users/${id}`, [{ op: 'remove', path: 'urn:ietf:params:scim:schemas:core:2.0:User' }]), 400, 'invalidPath');
+  });
+
   it("judges values by the userfield's own rules, naming the attribute, and writes nothing on refusal", async () => {
     const refused = scimError(
       await scim.post('/Users', {
