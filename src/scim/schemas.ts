@@ -89,15 +89,19 @@ export const USER_ATTRIBUTES: Attribute[] = [
       attribute('formatted', 'string', 'givenName and familyName, for display', { mutability: 'readOnly' }),
     ],
   }),
-  attribute('emails', 'complex', 'The v5 email, as the one primary work address; unique in the organization', {
-    multiValued: true,
-    required: true,
-    subAttributes: [
-      attribute('value', 'string', 'The email address'),
-      attribute('type', 'string', 'Always work', { canonicalValues: ['work'] }),
-      attribute('primary', 'boolean', 'Always true'),
-    ],
-  }),
+  attribute(
+    'emails',
+    'complex',
+    'The v5 email, as the one primary work address; unique in the organization. Required unless userName is an email address, which is then taken as the email',
+    {
+      multiValued: true,
+      subAttributes: [
+        attribute('value', 'string', 'The email address'),
+        attribute('type', 'string', 'Always work', { canonicalValues: ['work'] }),
+        attribute('primary', 'boolean', 'Always true'),
+      ],
+    },
+  ),
   attribute('locale', 'string', 'The v5 locale: an ISO 639-1 language, optionally with a region (en, en-US; en_US is read as en-US)'),
   attribute('active', 'boolean', 'False deactivates the user, keeping everything it has; true reactivates it'),
   attribute('password', 'string', 'The v5 password: 6 to 64 characters with a letter and a number', {

@@ -63,7 +63,8 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     const schemas = (await scim.get('/Schemas')).json().Resources;
     const enterprise = schemas.find((s: { id: string }) => s.id === ENTERPRISE);
     assert.deepEqual(enterprise.attributes.map((a: { name: string }) => a.name).sort(), ['costCenter', 'department', 'employeeNumber', 'manager']);
-    assert.equal(enterprise.attributes.find((a: { name: string }) => a.name === 'employeeNumber').type, 'integer');
+    // A standard attribute keeps the type RFC 7643 gives it, whatever userfield holds it (employeeNumber a number here).
+    assert.equal(enterprise.attributes.find((a: { name: string }) => a.name === 'employeeNumber').type, 'string');
     const custom = schemas.find((s: { id: string }) => s.id === CUSTOM);
     assert.deepEqual(
       custom.attributes.map((a: { name: string }) => a.name),
@@ -71,6 +72,11 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     );
     const user = schemas.find((s: { id: string }) => s.id === 'urn:ietf:params:scim:schemas:core:2.0:User');
     assert.ok(user.attributes.some((a: { name: string }) => a.name === 'phoneNumbers'));
+    // What the server enforces: a userName always, an email unless the userName is one.
+    const named = (name: string) => user.attributes.find((a: { name: string }) => a.name === name);
+    assert.equal(named('userName').required, true);
+    assert.equal(named('emails').required, false);
+    assert.match(named('emails').description, /required unless userName is an email address/i);
     const types = (await scim.get('/ResourceTypes')).json().Resources;
     assert.deepEqual(types[0].schemaExtensions.map((e: { schema: string }) => e.schema).sort(), [CUSTOM, ENTERPRISE].sort());
     assert.equal((await scim.get(`/Schemas/${ENTERPRISE}`)).json().id, ENTERPRISE);
@@ -99,7 +105,7 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     });
     const user = (await scim.get(`/Users/${id}`)).json();
     assert.deepEqual(user.schemas.sort(), ['urn:ietf:params:scim:schemas:core:2.0:User', CUSTOM, ENTERPRISE].sort());
-    assert.deepEqual(user[ENTERPRISE], { department: 'Sales', employeeNumber: 42, costCenter: 'CC-2', manager: { value: 'boss-1' } });
+    assert.deepEqual(user[ENTERPRISE], { department: 'Sales', employeeNumber: '42', costCenter: 'CC-2', manager: { value: 'boss-1' } });
     assert.deepEqual(user[CUSTOM], { firstAider: 'yes', startDate: '03/01/2024' });
     assert.deepEqual(user.phoneNumbers, [{ type: 'work', value: '+1 555 0100' }]);
 

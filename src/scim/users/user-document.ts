@@ -4,7 +4,7 @@ import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
 import type { ScimDocument } from '../documents.js';
 import type { MappedUserfield } from '../mappings/attribute-mappings.service.js';
-import type { MappedAttribute } from '../mappings/mapped-attribute.js';
+import { isStandardAttribute, type MappedAttribute } from '../mappings/mapped-attribute.js';
 import { USER_SCHEMA } from '../schemas.js';
 import { scimErrors } from '../scim-errors.js';
 
@@ -75,7 +75,9 @@ export function renderUser(record: UserRecord, mappings: readonly MappedUserfiel
   document.active = row.active;
   for (const mapping of mappings) {
     const value = record.values.get(mapping.field.id);
-    if (value !== undefined) place(document, mapping, value); // v5 stores the JSON types SCIM uses
+    if (value === undefined) continue;
+    // v5 stores the JSON types SCIM uses; a standard attribute is a string whatever the userfield's type
+    place(document, mapping, isStandardAttribute(mapping) && (typeof value === 'number' || typeof value === 'boolean') ? String(value) : value);
   }
   const extensions = Object.keys(document).filter((key) => key.startsWith('urn:'));
   document.schemas = [USER_SCHEMA, ...extensions];
