@@ -6,6 +6,28 @@
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const ENTERPRISE_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+/** The schemas RFC 7643 defines for users and groups. */
+const STANDARD_SCHEMAS = new Set([USER_SCHEMA, GROUP_SCHEMA, ENTERPRISE_SCHEMA].map((urn) => urn.toLowerCase()));
+
+/**
+ * The attributes RFC 7643 defines for users, enterprise users and groups (§4.1, §4.2, §4.3). A
+ * client may name any of them in `attributes=`/`excludedAttributes=` whether or not the server
+ * stores it (a group's members on a user included): one it does not store is simply absent.
+ */
+const STANDARD_ATTRIBUTES = new Set(
+  [
+    ...['id', 'externalId', 'meta', 'userName', 'name', 'displayName', 'nickName', 'profileUrl', 'title', 'userType'],
+    ...['preferredLanguage', 'locale', 'timezone', 'active', 'password', 'emails', 'phoneNumbers', 'ims', 'photos'],
+    ...['addresses', 'groups', 'entitlements', 'roles', 'x509Certificates', 'members'],
+    ...['employeeNumber', 'costCenter', 'organization', 'division', 'department', 'manager'],
+  ].map((name) => name.toLowerCase()),
+);
+
+/** Whether `schema` (undefined: the resource's own) and `name` are among those RFC 7643 defines. */
+export function isStandardAttributeName(name: string, schema?: string): boolean {
+  return (schema === undefined || STANDARD_SCHEMAS.has(schema.toLowerCase())) && STANDARD_ATTRIBUTES.has(name.toLowerCase());
+}
+
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { ScimClient, scimError, USER_SCHEMA } from './scim-client.js';
+import { ENTERPRISE, ScimClient, scimError, USER_SCHEMA } from './scim-client.js';
 
 forEachEngine('SCIM /Users', (h) => {
   let scim: ScimClient;
@@ -321,6 +321,13 @@ forEachEngine('SCIM /Users', (h) => {
     assert.deepEqual(Object.keys(lean).sort(), ['active', 'externalId', 'id', 'name', 'schemas', 'userName']);
     assert.deepEqual(lean.name, { givenName: 'Given1', familyName: 'Odd' });
     scimError(await client.get('/Users?attributes=shoeSize'), 400, 'invalidValue');
+    // Attributes RFC 7643 defines that this server does not store are simply not there (a group's members on a user too).
+    const plain = (await client.get(`/Users/${ids[1]}?excludedAttributes=members,displayName,name.middleName,x509Certificates`)).json();
+    assert.equal(plain.userName, 'user1@filters.example');
+    assert.deepEqual(plain.name, { givenName: 'Given1', familyName: 'Odd', formatted: 'Given1 Odd' });
+    const named = (await client.get(`/Users/${ids[1]}?attributes=displayName,userName,${ENTERPRISE}:department,emails.display`)).json();
+    assert.deepEqual(named, { schemas: [USER_SCHEMA], id: ids[1], userName: 'user1@filters.example' });
+    assert.equal((await client.get(`/Users?attributes=title,nickName&count=1`)).statusCode, 200);
 
     scimError(await client.find('Users', 'userName eq'), 400, 'invalidFilter');
     scimError(await client.find('Users', 'userName eq "x" trailing'), 400, 'invalidFilter');
