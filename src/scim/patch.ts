@@ -1,4 +1,5 @@
 import { ScimError, scimPatch, type ScimPatchOperation, type ScimResource } from 'scim-patch';
+import { parseFilter } from './filter.js';
 import { findAttribute } from './schemas.js';
 import type { ResourceSchema, ScimDocument } from './documents.js';
 import { scimErrors } from './scim-errors.js';
@@ -86,6 +87,13 @@ export function parsePath(path: string, schema: ResourceSchema): PathParts {
   const match = PATH.exec(rest);
   if (!match) throw scimErrors.invalidPath(`The path "${path}" is not a valid attribute path`);
   const [, name, filter, sub] = match;
+  if (filter !== undefined) {
+    try {
+      parseFilter(filter);
+    } catch {
+      throw scimErrors.invalidPath(`The path "${path}" is not a valid attribute path: "${filter}" is not a valid SCIM filter`);
+    }
+  }
   const segments = [...(urn ?? '').split(/[:.]/), name!, sub ?? ''];
   if (segments.some((segment) => FORBIDDEN.has(segment.toLowerCase()))) throw scimErrors.invalidPath(`The path "${path}" is not allowed`);
   const attributes = urn ? schema.extensions.get(urn) : schema.core;
@@ -157,6 +165,10 @@ export function applyPatch(document: ScimDocument, operations: readonly PatchOpe
     if (operation.path !== undefined) {
       const parts = parsePath(operation.path, schema);
       if (isReadOnly(schema, parts)) throw scimErrors.mutability(`${formatPath(parts)} is read-only`);
+      // A flag such as active has no absent state here: removing it would change nothing.
+      if (operation.op === 'remove' && !parts.urn && !parts.sub && findAttribute(schema.core, parts.attribute)?.type === 'boolean') {
+        throw scimErrors.invalidPath(`${parts.attribute} cannot be removed; replace it with true or false`);
+      }
       return { ...operation, path: formatPath(parts) };
     }
     const value: Record<string, unknown> = {};
@@ -172,7 +184,7 @@ export function applyPatch(document: ScimDocument, operations: readonly PatchOpe
   } catch (error) {
     if (error instanceof ScimError) {
       const code = error.scimCode === 'noTarget' ? 'noTarget' : error.scimCode === 'invalidPath' ? 'invalidPath' : 'invalidValue';
-      throw scimErrors[code](error.message);
+      throw scimErrors[code](error.message.replace(/^Invalid SCIM (Patch|Remove Operation): /, ''));
     }
     throw error;
   }

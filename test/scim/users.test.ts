@@ -207,6 +207,12 @@ forEachEngine('SCIM /Users', (h) => {
     scimError(await patch([{ op: 'remove' }]), 400, 'noTarget');
     scimError(await patch([{ op: 'replace', path: 'emails[type eq "work".value', value: 'x' }]), 400, 'invalidPath');
     scimError(await patch([{ op: 'add', path: '__proto__.polluted', value: 'yes' }]), 400, 'invalidPath');
+    // Refusals in the server's words, never a parser's.
+    for (const path of ['active', 'emails[type eq "work"', 'emails[type eq]', 'name..givenName', 'emails[value eq "a"]]', 'x[']) {
+      const refused = scimError(await patch([{ op: 'remove', path }]), 400, 'invalidPath');
+      assert.doesNotMatch(refused.detail, /EOT|is not json|Error:|\[\(|Expected|Unexpected/, `${path}: ${refused.detail}`);
+    }
+    assert.match(scimError(await patch([{ op: 'remove', path: 'active' }]), 400, 'invalidPath').detail, /active cannot be removed/);
     scimError(
       await patch([
         { op: 'replace', path: 'name.givenName', value: 'Changed' },
