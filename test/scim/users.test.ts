@@ -335,6 +335,25 @@ forEachEngine('SCIM /Users', (h) => {
     assert.deepEqual(named, { schemas: [USER_SCHEMA], id: ids[1], userName: 'user1@filters.example' });
     assert.equal((await client.get(`/Users?attributes=title,nickName&count=1`)).statusCode, 200);
 
+    // The same search sent as POST /.search (RFC 7644 §3.4.3), and bulk, which is not supported.
+    const searched = await client.request('POST', '/Users/.search', {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+      filter: 'userName eq "user1@filters.example"',
+      attributes: ['userName', 'name.familyName'],
+      startIndex: 1,
+      count: 10,
+    });
+    assert.equal(searched.statusCode, 200, searched.body);
+    assert.deepEqual(searched.json().Resources, slim.Resources);
+    assert.equal(searched.json().totalResults, 1);
+    const second = (await client.request('POST', '/Users/.search', { startIndex: 2, count: 1, excludedAttributes: ['emails'] })).json();
+    assert.deepEqual([second.startIndex, second.itemsPerPage, second.Resources[0].emails], [2, 1, undefined]);
+    scimError(await client.request('POST', '/Users/.search', { filter: 'userName eq' }), 400, 'invalidFilter');
+    scimError(await client.request('POST', '/Users/.search', { count: 'ten' }), 400, 'invalidValue');
+    scimError(await client.request('POST', '/Users/.search', { attributes: [1] }), 400, 'invalidValue');
+    scimError(await client.request('POST', '/Users/.search', { schemas: ['urn:other'] }), 400, 'invalidSyntax');
+    scimError(await client.request('POST', '/Bulk', { schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'], Operations: [] }), 501);
+
     scimError(await client.find('Users', 'userName eq'), 400, 'invalidFilter');
     scimError(await client.find('Users', 'userName eq "x" trailing'), 400, 'invalidFilter');
     scimError(await client.find('Users', 'shoeSize eq "42"'), 400, 'invalidFilter');

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection, type ScimDocument } from '../documents.js';
-import { listQueryOf, queryText } from '../list.js';
+import { listQueryOf, queryText, searchQueryOf } from '../list.js';
 import { scimBase } from '../base-url.js';
 import type { ScimUsersContext, ScimUsersService } from './scim-users.service.js';
 
@@ -17,6 +17,7 @@ export const scimUsersRoutes: ResourceRoutes<ScimUsersService> = async (app, { s
   const context = (request: FastifyRequest) => service.context(request.caller, scimBase(request));
 
   app.get('/Users', async (request) => service.list(await context(request), listQueryOf(request)));
+  app.post('/Users/.search', async (request) => service.list(await context(request), searchQueryOf(request.body)));
 
   app.post('/Users', async (request, reply) => {
     const ctx = await context(request);
