@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { ENTERPRISE, ScimClient, scimError, USER_SCHEMA } from './scim-client.js';
+import { ENTERPRISE, PATCH_OP, ScimClient, scimError, USER_SCHEMA } from './scim-client.js';
 
 forEachEngine('SCIM /Users', (h) => {
   let scim: ScimClient;
@@ -261,6 +261,36 @@ forEachEngine('SCIM /Users', (h) => {
     assert.equal((await h.post('registrations', { userId: id, offeringId: other })).statusCode, 201);
     assert.equal((await h.put(`users/${id}`, { active: false })).statusCode, 204);
     assert.equal((await scim.get(`/Users/${id}`)).json().active, false);
+  });
+
+  it('gives each user an ETag equal to meta.version, and honours If-Match on PUT, PATCH and DELETE (RFC 7644 §3.14)', async () => {
+    const id = await scim.createUser({ userName: 'versioned@example.com' });
+    const read = await scim.get(`/Users/${id}`);
+    const version = read.json().meta.version;
+    assert.equal(read.headers.etag, version);
+    const stale = { 'if-match': version };
+    const patched = await scim.request(
+      'PATCH',
+      `/Users/${id}`,
+      { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'locale', value: 'fr' }] },
+      stale,
+    );
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.equal(patched.headers.etag, patched.json().meta.version);
+    assert.notEqual(patched.json().meta.version, version);
+    // The version read before the PATCH is stale now: nothing more is written with it.
+    scimError(
+      await scim.request('PATCH', `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'locale', value: 'de' }] }, stale),
+      412,
+    );
+    scimError(await scim.request('PUT', `/Users/${id}`, { userName: 'versioned@example.com' }, stale), 412);
+    scimError(await scim.request('DELETE', `/Users/${id}`, undefined, stale), 412);
+    assert.equal((await scim.get(`/Users/${id}`)).json().locale, 'fr');
+    const current = { 'if-match': patched.json().meta.version };
+    const replaced = await scim.request('PUT', `/Users/${id}`, { userName: 'versioned@example.com', locale: 'de' }, current);
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.equal((await scim.request('DELETE', `/Users/${id}`, undefined, { 'if-match': '*' })).statusCode, 204);
+    scimError(await scim.request('DELETE', `/Users/${id}`, undefined, { 'if-match': '*' }), 404);
   });
 
   it('deletes as v5 does', async () => {

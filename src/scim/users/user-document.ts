@@ -39,6 +39,15 @@ export function versionOf(document: ScimDocument): string {
   return `W/"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 22)}"`;
 }
 
+/**
+ * Whether an If-Match header names `version` (RFC 7644 §3.14): `*`, or a list of entity tags compared
+ * weakly, as SCIM's versions are weak.
+ */
+export function versionMatches(ifMatch: string, version: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifMatch.trim() === '*' || ifMatch.split(',').some((tag) => opaque(tag) === opaque(version));
+}
+
 /** Places a mapped attribute's value where its path says, in a document being built. */
 function place(document: ScimDocument, mapping: MappedAttribute, value: unknown): void {
   if (mapping.schema !== USER_SCHEMA) {
