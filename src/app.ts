@@ -30,7 +30,7 @@ import { scimPlugin, scimShapeByPath } from './scim/scim.plugin.js';
 import { startEventJobs, type EventSettings } from './events/background.js';
 import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
 import { registerIdempotency, type IdempotencySettings } from './idempotency/idempotency.plugin.js';
-import { nodeServerOptions, type ClientLimits } from './server/client-limits.js';
+import { fastifyTimeouts, nodeServerOptions, type ClientLimits } from './server/client-limits.js';
 import type { Metrics } from './server/metrics.js';
 import { TLS_PROFILE } from './server/tls-certificate.js';
 import type { DatabaseTopology } from './db/database.js';
@@ -94,7 +94,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   const limits = options.clientLimits;
   const app = Fastify({
     ...(options.https ? { https: { ...options.https, ...TLS_PROFILE, ...server } } : { http: server }),
-    ...(limits ? { requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs } : {}),
+    ...(limits ? fastifyTimeouts(limits) : {}),
     logger: options.logger ? { ...(options.logger as object), serializers: logSerializers } : false,
     logController: new RequestLog({ requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,

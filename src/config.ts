@@ -9,7 +9,7 @@ import type { RateLimitSettings } from './rate-limit/settings.js';
 import type { Limit } from './rate-limit/sliding-window.js';
 import type { EventSettings } from './events/background.js';
 import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
-import type { ClientLimits } from './server/client-limits.js';
+import { MIN_KEEP_ALIVE_TIMEOUT_MS, type ClientLimits } from './server/client-limits.js';
 
 /** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
@@ -248,19 +248,33 @@ function oauthTokenLifetime(value: string): number {
   return seconds;
 }
 
-/** Timeouts and connection caps; a header timeout longer than the request's would never fire. */
+const DEFAULT_REQUEST_TIMEOUT = '30s';
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * Timeouts and connection caps. A header timeout longer than the request's would never fire: its
+ * default follows a shorter REQUEST_TIMEOUT, and only one set longer is refused.
+ */
 function clientLimits(get: (name: string) => string | undefined): ClientLimits {
   const duration = (name: string, fallback: string) => parseDuration(get(name) ?? fallback, name);
   const count = (name: string, fallback: string) => parsePositiveInteger(get(name) ?? fallback, name);
+  const requestTimeoutMs = duration('REQUEST_TIMEOUT', DEFAULT_REQUEST_TIMEOUT);
+  const headersTimeout = get('HEADERS_TIMEOUT');
   const limits: ClientLimits = {
-    requestTimeoutMs: duration('REQUEST_TIMEOUT', '30s'),
-    headersTimeoutMs: duration('HEADERS_TIMEOUT', '10s'),
+    requestTimeoutMs,
+    headersTimeoutMs: headersTimeout ? parseDuration(headersTimeout, 'HEADERS_TIMEOUT') : Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs),
     keepAliveTimeoutMs: duration('KEEP_ALIVE_TIMEOUT', '72s'),
     tlsHandshakeTimeoutMs: duration('TLS_HANDSHAKE_TIMEOUT', '10s'),
     maxConnections: count('MAX_CONNECTIONS', '1000'),
     maxConnectionsPerAddress: count('MAX_CONNECTIONS_PER_ADDRESS', '100'),
   };
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT');
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    const requestTimeout = get('REQUEST_TIMEOUT') ?? `${DEFAULT_REQUEST_TIMEOUT}, its default`;
+    throw new ConfigError(`HEADERS_TIMEOUT (${headersTimeout}) must not be longer than REQUEST_TIMEOUT (${requestTimeout})`);
+  }
+  if (limits.keepAliveTimeoutMs < MIN_KEEP_ALIVE_TIMEOUT_MS) {
+    throw new ConfigError(`KEEP_ALIVE_TIMEOUT must be at least ${MIN_KEEP_ALIVE_TIMEOUT_MS / 1000}s (got "${get('KEEP_ALIVE_TIMEOUT')}")`);
+  }
   return limits;
 }
 

@@ -138,19 +138,21 @@ export function registerIdempotency(
 /**
  * Runs a POST's work with the caller that carries its key (when the request has one), and returns
  * the answer made from the work's result. The service stores that answer with its write through
- * `caller.idempotentWrite`, in the write's transaction.
+ * `caller.idempotentWrite`, in the write's transaction; `replayOf` makes what is stored for the
+ * replays when they must not get all of it (a secret shown once).
  */
 export async function idempotent<R, B>(
   request: FastifyRequest,
   answerOf: (result: R) => Answer<B>,
   work: (caller: Caller) => Promise<R>,
+  replayOf: (answer: Answer<B>) => Answer = (answer) => answer,
 ): Promise<Answer<B>> {
   const keyed = keyedRequests.get(request);
   if (!keyed) return answerOf(await work(request.caller));
   const idempotentWrite = {
     async settle(trx: Kysely<Database>, result: unknown) {
       if (!trx.isTransaction) throw new Error('An Idempotency-Key must be stored in the transaction of its write');
-      const { status, location, body } = answerOf(result as R);
+      const { status, location, body } = replayOf(answerOf(result as R));
       await keyed.store.settle(trx, keyed.claim, {
         status,
         ...(location ? { location } : {}),

@@ -46,6 +46,14 @@ function summarize(fieldErrors: FieldErrors): string {
   return `${names.length} properties are invalid: ${names.slice(0, NAMES_IN_SUMMARY).join(', ')}${more}`;
 }
 
+/**
+ * RFC 6750 §3: the challenge names the error and says why. A description there may hold neither a double
+ * quote nor a backslash, so those become apostrophes; the body keeps the description as written.
+ */
+function bearerChallenge(error: string, description: string): string {
+  return `${REALM}, error="${error}", error_description="${description.replace(/["\\]/g, "'")}"`;
+}
+
 export const errors = {
   notFound: () => new ApiError(404, { errors: [NOT_FOUND_MESSAGE] }),
   noSuchAddress: () => new ApiError(404, { errors: ['No resource exists at this address.'] }),
@@ -56,14 +64,14 @@ export const errors = {
     new ApiError(
       401,
       { errors: [description], error: 'invalid_token', error_description: description },
-      { 'WWW-Authenticate': `${REALM}, error="invalid_token"` },
+      { 'WWW-Authenticate': bearerChallenge('invalid_token', description) },
     ),
   insufficientScope: (scope: string) => {
     const description = `This token lacks the "${scope}" scope`;
     return new ApiError(
       403,
       { errors: [description], error: 'insufficient_scope', error_description: description },
-      { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"` },
+      { 'WWW-Authenticate': `${bearerChallenge('insufficient_scope', description)}, scope="${scope}"` },
     );
   },
   httpsRequired: () => new ApiError(403, { errors: ['HTTPS is required'] }),

@@ -8,7 +8,7 @@ import { refusalFor, sendError } from '../plugins/errors.js';
 import { hasBody } from '../plugins/protocol.js';
 import type { ClientBudget } from '../plugins/rate-limit.js';
 import { oauthErrors, NO_STORE } from './oauth-errors.js';
-import { OAuthErrorResponse, RevocationRequest, ServerMetadata, TokenRequest, TokenResponse } from './oauth.schemas.js';
+import { OAuthErrorResponse, RevocationRequest, RevocationResponse, ServerMetadata, TokenRequest, TokenResponse } from './oauth.schemas.js';
 import type { OAuthService } from './oauth.service.js';
 
 export const TOKEN_PATH = '/oauth/token';
@@ -93,17 +93,19 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ service: OAuthService; cli
         operationId: operationId('oauthTokens', 'revoke'),
         tags: [oauthTag.name],
         summary: 'Revoke an access token (RFC 7009)',
-        description: 'Answers 200 for a token that does not exist or was already revoked; 400 for a token issued to another client.',
+        description:
+          'Answers 200 with an empty JSON object, also for a token that does not exist or was already revoked; 400 for a token issued to another client.',
         consumes: [FORM],
         security: CLIENT_AUTHENTICATED,
         body: RevocationRequest,
-        response: { 200: { description: 'Revoked, or unknown', type: 'null' }, ...REFUSALS },
+        response: { 200: RevocationResponse, ...REFUSALS },
       },
     },
     async (request, reply) => {
       const client = await service.revoke(request.headers.authorization, request.body ?? {});
       request.log.info({ orgId: client.orgId, clientId: client.id }, 'access token revocation');
-      return reply.code(200).headers(NO_STORE).send();
+      // An empty JSON object rather than an empty body: clients that read every answer as JSON (simple-oauth2) accept it too.
+      return reply.code(200).headers(NO_STORE).send({});
     },
   );
 

@@ -29,6 +29,8 @@ export const RevocationRequest = Type.Object(
 );
 export type RevocationRequest = Static<typeof RevocationRequest>;
 
+export const RevocationResponse = Type.Object({}, { description: 'Revoked, or unknown', additionalProperties: false });
+
 export const TokenResponse = Type.Object(
   {
     access_token: Type.String({ description: 'Opaque; send it as `Authorization: Bearer <token>` to /api/v5' }),

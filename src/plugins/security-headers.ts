@@ -45,8 +45,11 @@ export function apiResponseHeaders(headers = helmetHeaders()): Readonly<Record<s
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const headers = helmetHeaders();
   const apiHeaders = apiResponseHeaders(headers);
+  // The page, its assets and the document change with the server's version under the same addresses:
+  // a browser may keep them, and asks whether they changed before using them again.
+  const docsHeaders = Object.freeze({ ...headers, 'Cache-Control': 'no-cache' });
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(DOCS_PATH.test(request.url) ? headers : apiHeaders);
+    reply.headers(DOCS_PATH.test(request.url) ? docsHeaders : apiHeaders);
     done();
   });
 }

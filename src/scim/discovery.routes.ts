@@ -10,6 +10,10 @@ import type { ScimUsersService } from './users/scim-users.service.js';
 /** The discovery endpoints (RFC 7644 §4); resource types and schemas are the caller's organization's. */
 export const scimDiscoveryRoutes: ResourceRoutes<ScimUsersService> = async (app, { service }) => {
   app.get('/ServiceProviderConfig', async (request) => serviceProviderConfig(scimBase(request)));
+  // RFC 7644 §3.7: a server that does not support bulk answers 501 there.
+  app.post('/Bulk', async () => {
+    throw scimErrors.bulkUnsupported();
+  });
 
   /** A list of documents and each of them by id (case aside: schema ids are URNs). */
   function collection(path: string, kind: string, documentsOf: (base: string, users: ResourceSchema) => ScimDocument[]) {

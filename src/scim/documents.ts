@@ -1,4 +1,4 @@
-import { COMMON_ATTRIBUTES, findAttribute, type Attribute } from './schemas.js';
+import { COMMON_ATTRIBUTES, findAttribute, isStandardAttributeName, type Attribute } from './schemas.js';
 import { scimErrors } from './scim-errors.js';
 
 /** A SCIM resource as JSON. */
@@ -67,35 +67,41 @@ interface AttributeReference {
   sub?: string;
 }
 
-/** Resolves `name`, `name.sub`, `urn:...:name(.sub)` or a bare extension URN against the schema; unknown names are refused. */
-export function parseAttributeReference(text: string, schema: ResourceSchema): AttributeReference | { urn: string } {
+/**
+ * Resolves `name`, `name.sub`, `urn:...:name(.sub)` or a bare extension URN against the schema.
+ * An attribute RFC 7643 defines that the resource does not hold is undefined (nothing to select or
+ * leave out); any other unknown name is refused.
+ */
+function parseAttributeReference(text: string, schema: ResourceSchema): AttributeReference | { urn: string } | undefined {
   const trimmed = text.trim();
   const bare = extensionUrn(schema, trimmed);
   if (bare) return { urn: bare };
   let urn: string | undefined;
+  let prefix: string | undefined;
   let rest = trimmed;
   if (/^urn:/i.test(trimmed)) {
     const colon = trimmed.lastIndexOf(':');
-    const prefix = trimmed.slice(0, colon);
+    prefix = trimmed.slice(0, colon);
     rest = trimmed.slice(colon + 1);
-    if (prefix.toLowerCase() !== schema.id.toLowerCase()) {
-      urn = extensionUrn(schema, prefix);
-      if (!urn) throw scimErrors.invalidValue(`Unknown schema in attribute "${trimmed}"`);
-    }
+    if (prefix.toLowerCase() !== schema.id.toLowerCase()) urn = extensionUrn(schema, prefix);
   }
-  const [name, sub, ...more] = rest.split('.');
-  const attributes = urn ? schema.extensions.get(urn)! : schema.core;
-  const known = findAttribute(attributes, name ?? '');
+  const [name = '', sub, ...more] = rest.split('.');
+  const attributes = prefix === undefined || prefix.toLowerCase() === schema.id.toLowerCase() ? schema.core : urn && schema.extensions.get(urn);
+  const known = attributes ? findAttribute(attributes, name) : undefined;
   const knownSub = sub === undefined ? undefined : known?.subAttributes && findAttribute(known.subAttributes, sub);
-  if (!known || more.length > 0 || (sub !== undefined && !knownSub)) throw scimErrors.invalidValue(`Unknown attribute "${trimmed}"`);
-  return { ...(urn ? { urn } : {}), name: known.name, ...(knownSub ? { sub: knownSub.name } : {}) };
+  if (known && more.length === 0 && (sub === undefined || knownSub)) {
+    return { ...(urn ? { urn } : {}), name: known.name, ...(knownSub ? { sub: knownSub.name } : {}) };
+  }
+  if (more.length === 0 && isStandardAttributeName(name, prefix)) return undefined;
+  if (prefix !== undefined && !attributes) throw scimErrors.invalidValue(`Unknown schema in attribute "${trimmed}"`);
+  throw scimErrors.invalidValue(`Unknown attribute "${trimmed}"`);
 }
 
 function parseList(list: string, schema: ResourceSchema) {
   return list
     .split(',')
     .filter((item) => item.trim() !== '')
-    .map((item) => parseAttributeReference(item, schema));
+    .flatMap((item) => parseAttributeReference(item, schema) ?? []);
 }
 
 function always(schema: ResourceSchema, name: string): boolean {

@@ -59,6 +59,50 @@ export function listQueryOf(request: FastifyRequest): ListQuery {
   };
 }
 
+const SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The list parameters of a POST to /.search (RFC 7644 §3.4.3), read as the query's: attribute
+ * lists are arrays of names (or a comma-separated text), startIndex and count integers.
+ */
+export function searchQueryOf(body: unknown): ListQuery {
+  if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a SearchRequest object');
+  const { schemas } = body;
+  if (
+    schemas !== undefined &&
+    !(Array.isArray(schemas) && schemas.some((s) => typeof s === 'string' && s.toLowerCase() === SEARCH_REQUEST.toLowerCase()))
+  ) {
+    throw scimErrors.invalidSyntax(`schemas must hold ${SEARCH_REQUEST}`);
+  }
+  const names = (name: string): string | undefined => {
+    const value = body[name];
+    if (value === undefined || typeof value === 'string') return value;
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');
+    throw scimErrors.invalidValue(`${name} must be a list of attribute names`);
+  };
+  const integer = (name: string): number | undefined => {
+    const value = body[name];
+    if (value === undefined) return undefined;
+    if (!Number.isSafeInteger(value)) throw scimErrors.invalidValue(`${name} must be an integer`);
+    return value as number;
+  };
+  const filter = body.filter;
+  if (filter !== undefined && typeof filter !== 'string') throw scimErrors.invalidFilter('filter must be a string');
+  const attributes = names('attributes');
+  const excludedAttributes = names('excludedAttributes');
+  return {
+    startIndex: Math.max(1, integer('startIndex') ?? 1),
+    count: Math.min(MAX_RESULTS, Math.max(0, integer('count') ?? DEFAULT_COUNT)),
+    ...(filter !== undefined && filter.trim() !== '' ? { filter } : {}),
+    ...(attributes !== undefined ? { attributes } : {}),
+    ...(excludedAttributes !== undefined ? { excludedAttributes } : {}),
+  };
+}
+
 export function listResponse(resources: ScimDocument[], total: number, startIndex: number): ListResponse {
   return { schemas: [LIST_SCHEMA], totalResults: total, startIndex, itemsPerPage: resources.length, Resources: resources };
 }

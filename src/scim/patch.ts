@@ -1,4 +1,5 @@
 import { ScimError, scimPatch, type ScimPatchOperation, type ScimResource } from 'scim-patch';
+import { parseFilter } from './filter.js';
 import { findAttribute } from './schemas.js';
 import type { ResourceSchema, ScimDocument } from './documents.js';
 import { scimErrors } from './scim-errors.js';
@@ -86,6 +87,13 @@ export function parsePath(path: string, schema: ResourceSchema): PathParts {
   const match = PATH.exec(rest);
   if (!match) throw scimErrors.invalidPath(`The path "${path}" is not a valid attribute path`);
   const [, name, filter, sub] = match;
+  if (filter !== undefined) {
+    try {
+      parseFilter(filter);
+    } catch {
+      throw scimErrors.invalidPath(`The path "${path}" is not a valid attribute path: "${filter}" is not a valid SCIM filter`);
+    }
+  }
   const segments = [...(urn ?? '').split(/[:.]/), name!, sub ?? ''];
   if (segments.some((segment) => FORBIDDEN.has(segment.toLowerCase()))) throw scimErrors.invalidPath(`The path "${path}" is not allowed`);
   const attributes = urn ? schema.extensions.get(urn) : schema.core;
@@ -111,16 +119,56 @@ function isReadOnly(schema: ResourceSchema, parts: PathParts): boolean {
   return sub?.mutability === 'readOnly';
 }
 
+/** The schema whose URN `name` is, in the schema's spelling: the resource's own or one of its extensions. */
+function schemaNamed(schema: ResourceSchema, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return [schema.id, ...schema.extensions.keys()].find((urn) => urn.toLowerCase() === lower);
+}
+
+function attributesOf(urn: string, value: unknown): [string, unknown][] {
+  if (!isObject(value)) throw scimErrors.invalidValue(`The value of ${urn} must be an object of its attributes`);
+  return Object.entries(value).map(([name, child]) => [`${urn}:${name}`, child]);
+}
+
+/**
+ * A schema named whole (RFC 7644 §3.5.2: its URN as the path, or as a key of a value without a path)
+ * becomes its attributes, each by its full path: the attributes not named are left as they are, and a
+ * remove takes away every one the document holds.
+ */
+function bySchemaAttributes(operation: PatchOperation, schema: ResourceSchema, document: ScimDocument): PatchOperation[] {
+  if (operation.path === undefined) {
+    const value = Object.entries(operation.value as Record<string, unknown>).flatMap(([key, child]) => {
+      const urn = schemaNamed(schema, key);
+      return urn ? attributesOf(urn, child) : [[key, child] as [string, unknown]];
+    });
+    return [{ op: operation.op, value: Object.fromEntries(value) }];
+  }
+  const urn = schemaNamed(schema, operation.path);
+  if (!urn) return [operation];
+  if (operation.op === 'remove') {
+    if (urn === schema.id) throw scimErrors.invalidPath(`The path "${operation.path}" names the whole resource, which a PATCH cannot remove`);
+    const held = document[urn];
+    return Object.keys(isObject(held) ? held : {}).map((name) => ({ op: 'remove', path: `${urn}:${name}` }));
+  }
+  return attributesOf(urn, operation.value).map(([path, value]) => ({ op: operation.op, path, value }));
+}
+
 /**
  * Applies the operations to a resource's current document with scim-patch, after putting every
  * path in canonical form. A path naming a read-only attribute is refused (`mutability`); in an
  * object without a path, read-only attributes (an `id` sent back, `meta`) are skipped.
  */
 export function applyPatch(document: ScimDocument, operations: readonly PatchOperation[], schema: ResourceSchema): ScimDocument {
-  const canonical: ScimPatchOperation[] = operations.map((operation) => {
+  const expanded = operations.flatMap((operation) => bySchemaAttributes(operation, schema, document));
+  if (expanded.length === 0) return document;
+  const canonical: ScimPatchOperation[] = expanded.map((operation) => {
     if (operation.path !== undefined) {
       const parts = parsePath(operation.path, schema);
       if (isReadOnly(schema, parts)) throw scimErrors.mutability(`${formatPath(parts)} is read-only`);
+      // A flag such as active has no absent state here: removing it would change nothing.
+      if (operation.op === 'remove' && !parts.urn && !parts.sub && findAttribute(schema.core, parts.attribute)?.type === 'boolean') {
+        throw scimErrors.invalidPath(`${parts.attribute} cannot be removed; replace it with true or false`);
+      }
       return { ...operation, path: formatPath(parts) };
     }
     const value: Record<string, unknown> = {};
@@ -136,7 +184,7 @@ export function applyPatch(document: ScimDocument, operations: readonly PatchOpe
   } catch (error) {
     if (error instanceof ScimError) {
       const code = error.scimCode === 'noTarget' ? 'noTarget' : error.scimCode === 'invalidPath' ? 'invalidPath' : 'invalidValue';
-      throw scimErrors[code](error.message);
+      throw scimErrors[code](error.message.replace(/^Invalid SCIM (Patch|Remove Operation): /, ''));
     }
     throw error;
   }

@@ -6,6 +6,28 @@
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const ENTERPRISE_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+/** The schemas RFC 7643 defines for users and groups. */
+const STANDARD_SCHEMAS = new Set([USER_SCHEMA, GROUP_SCHEMA, ENTERPRISE_SCHEMA].map((urn) => urn.toLowerCase()));
+
+/**
+ * The attributes RFC 7643 defines for users, enterprise users and groups (§4.1, §4.2, §4.3). A
+ * client may name any of them in `attributes=`/`excludedAttributes=` whether or not the server
+ * stores it (a group's members on a user included): one it does not store is simply absent.
+ */
+const STANDARD_ATTRIBUTES = new Set(
+  [
+    ...['id', 'externalId', 'meta', 'userName', 'name', 'displayName', 'nickName', 'profileUrl', 'title', 'userType'],
+    ...['preferredLanguage', 'locale', 'timezone', 'active', 'password', 'emails', 'phoneNumbers', 'ims', 'photos'],
+    ...['addresses', 'groups', 'entitlements', 'roles', 'x509Certificates', 'members'],
+    ...['employeeNumber', 'costCenter', 'organization', 'division', 'department', 'manager'],
+  ].map((name) => name.toLowerCase()),
+);
+
+/** Whether `schema` (undefined: the resource's own) and `name` are among those RFC 7643 defines. */
+export function isStandardAttributeName(name: string, schema?: string): boolean {
+  return (schema === undefined || STANDARD_SCHEMAS.has(schema.toLowerCase())) && STANDARD_ATTRIBUTES.has(name.toLowerCase());
+}
+
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
@@ -89,15 +111,19 @@ export const USER_ATTRIBUTES: Attribute[] = [
       attribute('formatted', 'string', 'givenName and familyName, for display', { mutability: 'readOnly' }),
     ],
   }),
-  attribute('emails', 'complex', 'The v5 email, as the one primary work address; unique in the organization', {
-    multiValued: true,
-    required: true,
-    subAttributes: [
-      attribute('value', 'string', 'The email address'),
-      attribute('type', 'string', 'Always work', { canonicalValues: ['work'] }),
-      attribute('primary', 'boolean', 'Always true'),
-    ],
-  }),
+  attribute(
+    'emails',
+    'complex',
+    'The v5 email, as the one primary work address; unique in the organization. Required unless userName is an email address, which is then taken as the email',
+    {
+      multiValued: true,
+      subAttributes: [
+        attribute('value', 'string', 'The email address'),
+        attribute('type', 'string', 'Always work', { canonicalValues: ['work'] }),
+        attribute('primary', 'boolean', 'Always true'),
+      ],
+    },
+  ),
   attribute('locale', 'string', 'The v5 locale: an ISO 639-1 language, optionally with a region (en, en-US; en_US is read as en-US)'),
   attribute('active', 'boolean', 'False deactivates the user, keeping everything it has; true reactivates it'),
   attribute('password', 'string', 'The v5 password: 6 to 64 characters with a letter and a number', {

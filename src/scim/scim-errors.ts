@@ -39,6 +39,10 @@ export const scimErrors = {
   notFound: (resource: 'User' | 'Group', id: string) => scimError(404, `${resource} ${id} not found`),
   notFoundAt: (what: string) => scimError(404, `${what} not found`),
   invalidValue: (detail: string) => scimError(400, detail, 'invalidValue'),
+  versionChanged: (current: string) =>
+    scimError(412, `If-Match does not name the current version of the resource: it changed since it was read (now ${current})`),
+  bulkUnsupported: () =>
+    scimError(501, 'Bulk operations are not supported (ServiceProviderConfig: bulk.supported is false); send each request on its own'),
   invalidSyntax: (detail: string) => scimError(400, detail, 'invalidSyntax'),
   invalidFilter: (detail: string) => scimError(400, detail, 'invalidFilter'),
   invalidPath: (detail: string) => scimError(400, detail, 'invalidPath'),

@@ -18,6 +18,20 @@ export interface ClientLimits {
 const MAX_CHECKING_INTERVAL_MS = 1000;
 
 /**
+ * Node keeps an idle connection open this long past the keep-alive timeout it is given, which is the
+ * one its `Keep-Alive: timeout=` header advertises, so that clients reading the header close first.
+ */
+const NODE_KEEP_ALIVE_BUFFER_MS = 1000;
+
+/** Fastify's timeouts: Node is given a keep-alive timeout a buffer short of ours, so it closes at ours. */
+export function fastifyTimeouts(limits: ClientLimits): { requestTimeout: number; keepAliveTimeout: number } {
+  return { requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs - NODE_KEEP_ALIVE_BUFFER_MS };
+}
+
+/** The shortest KEEP_ALIVE_TIMEOUT: one that still advertises a whole second to clients. */
+export const MIN_KEEP_ALIVE_TIMEOUT_MS = 2 * NODE_KEEP_ALIVE_BUFFER_MS;
+
+/**
  * Options of Node's HTTP server. The Host check is the app's (see plugins/protocol.ts): Node's
  * own answers a bare 400 with no body.
  */

@@ -418,6 +418,9 @@ const CONFIGURATION = 'configuration of the API itself, not synced data';
  * among them also has a scenario, for its Idempotency-Key replay; a scenario is run to show it emits nothing.
  */
 const WITHOUT_EVENTS: Record<string, { reason: string; scenario?: Scenario }> = {
+  'POST /scim/v2/Users/.search': { reason: 'a search sent as POST (RFC 7644 §3.4.3): it reads, it changes nothing' },
+  'POST /scim/v2/Groups/.search': { reason: 'a search sent as POST (RFC 7644 §3.4.3): it reads, it changes nothing' },
+  'POST /scim/v2/Bulk': { reason: 'bulk operations are not supported: 501, nothing done' },
   'PUT /scimattributes': { reason: `maps SCIM attributes onto userfields: ${CONFIGURATION}` },
   'POST /webhooks': {
     reason: `subscribes a receiver to events: ${CONFIGURATION}`,
@@ -718,7 +721,13 @@ forEachEngine('Change stream matrix from the route table', (h) => {
         const before = await read(run);
         const { response, emitted } = await sendWatching(run, run.request, run.headers);
         const first = run.answer;
-        if (response.statusCode !== first.statusCode || response.body !== first.body || response.headers.location !== first.headers.location) {
+        // A webhook's signing secret is shown once: its replay is the first answer without it.
+        const replayOf = (body: string) => (run.key === 'POST /webhooks' ? JSON.stringify({ ...JSON.parse(body), secret: undefined }) : body);
+        if (
+          response.statusCode !== first.statusCode ||
+          response.body !== replayOf(first.body) ||
+          response.headers.location !== first.headers.location
+        ) {
           found.push(
             `replay: ${response.statusCode} ${String(response.headers.location)} ${response.body}, first ${first.statusCode} ${String(first.headers.location)} ${first.body}`,
           );

@@ -151,4 +151,7 @@ export const VALID_BODIES: Record<string, (own: Record<string, string>) => unkno
   'POST /scim/v2/Groups': (own) => ({ schemas: [SCIM_GROUP], displayName: fresh('Group'), members: [{ value: own.Users }] }),
   'PUT /scim/v2/Groups/:id': (own) => ({ schemas: [SCIM_GROUP], displayName: fresh('Group'), members: [{ value: own.Users }] }),
   'PATCH /scim/v2/Groups/:id': () => ({ schemas: [SCIM_PATCH], Operations: [{ op: 'replace', path: 'displayName', value: fresh('Group') }] }),
+  'POST /scim/v2/Users/.search': () => ({ filter: 'active eq true', count: 5 }),
+  'POST /scim/v2/Groups/.search': () => ({ count: 5 }),
+  'POST /scim/v2/Bulk': () => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'], Operations: [] }),
 };

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachEngine, type Harness } from '../helpers/harness.js';
+import { fillPath, routeTable } from '../helpers/route-table.js';
+import { UNKNOWN_ID, VALID_BODIES } from '../helpers/tenants.js';
 
 const ENTITY_TAG = /^"[A-Za-z0-9_-]{27}"$/;
 
@@ -200,6 +202,25 @@ forEachEngine('conditional requests', (h) => {
     assert.equal((await h.put(url, { firstName: 'Intruder' }, foreign)).statusCode, 404);
     assert.equal((await h.delete(url, foreign)).statusCode, 404);
     assert.equal((await h.get(url, { token: other.token, headers: { 'if-none-match': etag } })).statusCode, 404);
+  });
+
+  it('every PUT and DELETE of an item that does not exist answers with If-Match what it answers without (RFC 9110 §13.2.1)', async () => {
+    const own = new Proxy({}, { get: () => UNKNOWN_ID }) as Record<string, string>;
+    const routes = routeTable(h.app).api.filter(
+      (route) => route.api === 'v5' && ['PUT', 'DELETE'].includes(route.method) && route.params.includes('id'),
+    );
+    assert.ok(routes.length > 10, `${routes.length} routes`);
+    const differing: string[] = [];
+    for (const route of routes) {
+      const url = fillPath(route, (param) => (param === 'type' ? 'custom' : UNKNOWN_ID));
+      const body = route.method === 'PUT' ? VALID_BODIES[route.key]?.(own) : undefined;
+      const send = (headers: Record<string, string>) => h.request(route.method, url, body, { headers });
+      const plain = (await send({})).statusCode;
+      const conditional = (await send({ 'if-match': '"x"' })).statusCode;
+      if (plain !== conditional || conditional !== 404)
+        differing.push(`${route.method} ${route.url}: ${plain} without If-Match, ${conditional} with it`);
+    }
+    assert.deepEqual(differing, []);
   });
 
   it('an agreement a PUT defines: If-Match fails while it is undefined, If-None-Match: * lets only the first definition through', async () => {

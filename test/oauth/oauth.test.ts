@@ -154,7 +154,9 @@ forEachEngine('OAuth 2.0 client credentials', (h) => {
 
       const revoked = await form(h, '/oauth/revoke', { token: issued, token_type_hint: 'access_token' }, headers);
       assert.equal(revoked.statusCode, 200);
-      assert.equal(revoked.body, '');
+      assert.deepEqual(revoked.json(), {});
+      assert.match(String(revoked.headers['content-type']), /^application\/json/);
+      assert.equal(revoked.headers['cache-control'], 'no-store');
       const refused = await h.get('users', { token: issued });
       assert.equal(refused.statusCode, 401);
       assert.equal(refused.json().error, 'invalid_token');
@@ -198,16 +200,33 @@ forEachEngine('OAuth 2.0 client credentials', (h) => {
       for (const bad of ['tpo_unknown', `tpa_${'A'.repeat(43)}`, 'not-even-close']) {
         const refused = await h.get('users', { token: bad });
         assert.equal(refused.statusCode, 401);
-        assert.match(String(refused.headers['www-authenticate']), /^Bearer realm="training-api", error="invalid_token"/);
+        assert.equal(
+          refused.headers['www-authenticate'],
+          'Bearer realm="training-api", error="invalid_token", error_description="The access token is invalid"',
+        );
         assert.equal(refused.json().error, 'invalid_token');
+        assert.equal(refused.json().error_description, 'The access token is invalid');
       }
+    });
+
+    it('says why in the challenge too (RFC 6750 §3), with quotes in a description made apostrophes', async () => {
+      const notBearer = await h.get('users', { headers: { authorization: 'Basic eDp5' }, token: null });
+      assert.equal(notBearer.statusCode, 401);
+      assert.equal(notBearer.json().error_description, 'The Authorization header must be "Bearer <token>"');
+      assert.equal(
+        notBearer.headers['www-authenticate'],
+        `Bearer realm="training-api", error="invalid_token", error_description="The Authorization header must be 'Bearer <token>'"`,
+      );
     });
 
     it('names the scope a write lacks: 403 insufficient_scope', async () => {
       const readToken = (await token({ grant_type: 'client_credentials', scope: 'read' })).json().access_token;
       const refused = await h.delete(`users/${'0'.repeat(32)}`, { token: readToken });
       assert.equal(refused.statusCode, 403);
-      assert.equal(refused.headers['www-authenticate'], 'Bearer realm="training-api", error="insufficient_scope", scope="write"');
+      assert.equal(
+        refused.headers['www-authenticate'],
+        `Bearer realm="training-api", error="insufficient_scope", error_description="This token lacks the 'write' scope", scope="write"`,
+      );
     });
   });
 

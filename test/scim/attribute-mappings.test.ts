@@ -63,7 +63,8 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     const schemas = (await scim.get('/Schemas')).json().Resources;
     const enterprise = schemas.find((s: { id: string }) => s.id === ENTERPRISE);
     assert.deepEqual(enterprise.attributes.map((a: { name: string }) => a.name).sort(), ['costCenter', 'department', 'employeeNumber', 'manager']);
-    assert.equal(enterprise.attributes.find((a: { name: string }) => a.name === 'employeeNumber').type, 'integer');
+    // A standard attribute keeps the type RFC 7643 gives it, whatever userfield holds it (employeeNumber a number here).
+    assert.equal(enterprise.attributes.find((a: { name: string }) => a.name === 'employeeNumber').type, 'string');
     const custom = schemas.find((s: { id: string }) => s.id === CUSTOM);
     assert.deepEqual(
       custom.attributes.map((a: { name: string }) => a.name),
@@ -71,6 +72,11 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     );
     const user = schemas.find((s: { id: string }) => s.id === 'urn:ietf:params:scim:schemas:core:2.0:User');
     assert.ok(user.attributes.some((a: { name: string }) => a.name === 'phoneNumbers'));
+    // What the server enforces: a userName always, an email unless the userName is one.
+    const named = (name: string) => user.attributes.find((a: { name: string }) => a.name === name);
+    assert.equal(named('userName').required, true);
+    assert.equal(named('emails').required, false);
+    assert.match(named('emails').description, /required unless userName is an email address/i);
     const types = (await scim.get('/ResourceTypes')).json().Resources;
     assert.deepEqual(types[0].schemaExtensions.map((e: { schema: string }) => e.schema).sort(), [CUSTOM, ENTERPRISE].sort());
     assert.equal((await scim.get(`/Schemas/${ENTERPRISE}`)).json().id, ENTERPRISE);
@@ -99,7 +105,7 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
     });
     const user = (await scim.get(`/Users/${id}`)).json();
     assert.deepEqual(user.schemas.sort(), ['urn:ietf:params:scim:schemas:core:2.0:User', CUSTOM, ENTERPRISE].sort());
-    assert.deepEqual(user[ENTERPRISE], { department: 'Sales', employeeNumber: 42, costCenter: 'CC-2', manager: { value: 'boss-1' } });
+    assert.deepEqual(user[ENTERPRISE], { department: 'Sales', employeeNumber: '42', costCenter: 'CC-2', manager: { value: 'boss-1' } });
     assert.deepEqual(user[CUSTOM], { firstAider: 'yes', startDate: '03/01/2024' });
     assert.deepEqual(user.phoneNumbers, [{ type: 'work', value: '+1 555 0100' }]);
 
@@ -130,6 +136,34 @@ forEachEngine('SCIM attributes mapped onto userfields', (h) => {
 
     await scim.put(`/Users/${id}`, { userName: 'mapped@example.com', [ENTERPRISE]: { department: 'Kept' } });
     assert.deepEqual((await h.get(`users/${id}/userfieldvalues`)).json(), { [fields.department]: 'Kept' });
+  });
+
+  it('applies a PATCH that carries an extension as an object, with its URN as the path or as a key of the value (RFC 7644 §3.5.2)', async () => {
+    const id = await scim.createUser({ userName: 'nested@example.com', [ENTERPRISE]: { department: 'Ops', costCenter: 'CC-1' } });
+    let response = await scim.patch(`/Users/${id}`, [{ op: 'replace', value: { [ENTERPRISE]: { costCenter: 'CC-2' } } }]);
+    assert.equal(response.statusCode, 200, response.body);
+    // The sub-attributes not named are left as they are.
+    assert.deepEqual(response.json()[ENTERPRISE], { department: 'Ops', costCenter: 'CC-2' });
+    response = await scim.patch(`/Users/${id}`, [
+      { op: 'Replace', path: ENTERPRISE.toLowerCase(), value: { department: 'Sales' } },
+      { op: 'Add', path: ENTERPRISE, value: { manager: { value: 'boss-2' } } },
+    ]);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json()[ENTERPRISE], { department: 'Sales', costCenter: 'CC-2', manager: { value: 'boss-2' } });
+    assert.deepEqual((await h.get(`users/${id}/userfieldvalues`)).json(), {
+      [fields.department]: 'Sales',
+      [fields.costCenter]: 'CC-2',
+      [fields.manager]: 'boss-2',
+    });
+    // Removing the extension removes every attribute of it.
+    response = await scim.patch(`/Users/${id}`, [{ op: 'remove', path: ENTERPRISE }]);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.json()[ENTERPRISE], undefined);
+    assert.deepEqual((await h.get(`users/${id}/userfieldvalues`)).json(), {});
+    // An extension's value that is not an object is refused, not ignored.
+    scimError(await scim.patch(`/Users/${id}`, [{ op: 'replace', path: ENTERPRISE, value: 'Sales' }]), 400, 'invalidValue');
+    scimError(await scim.patch(`/Users/${id}`, [{ op: 'replace', value: { [ENTERPRISE]: ['Sales'] } }]), 400, 'invalidValue');
+    scimError(await scim.patch(`/Users/${id}`, [{ op: 'remove', path: 'urn:ietf:params:scim:schemas:core:2.0:User' }]), 400, 'invalidPath');
   });
 
   it("judges values by the userfield's own rules, naming the attribute, and writes nothing on refusal", async () => {

@@ -125,6 +125,11 @@ forEachEngine('SCIM /Groups', (h) => {
     assert.equal(lean.totalResults, 1);
     assert.equal(lean.Resources[0].members, undefined);
     assert.equal(lean.Resources[0].displayName, 'Beta');
+    // A user's attributes named on a group are not there: ignored, not refused.
+    const named = (await client.find('Groups', 'displayName eq "Beta"', '&attributes=displayName,userName,emails&excludedAttributes=')).json();
+    assert.deepEqual(Object.keys(named.Resources[0]).sort(), ['displayName', 'id', 'schemas']);
+    const searched = (await client.request('POST', '/Groups/.search', { filter: 'displayName eq "Beta"', excludedAttributes: ['members'] })).json();
+    assert.deepEqual(searched.Resources, lean.Resources);
     const page = (await client.get('/Groups?startIndex=2&count=1')).json();
     assert.deepEqual([page.totalResults, page.itemsPerPage, page.Resources[0].id], [3, 1, ids[1]]);
     const users = (await client.find('Users', `groups eq "${ids[2]}"`)).json();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { ScimClient, scimError, USER_SCHEMA } from './scim-client.js';
+import { ENTERPRISE, PATCH_OP, ScimClient, scimError, USER_SCHEMA } from './scim-client.js';
 
 forEachEngine('SCIM /Users', (h) => {
   let scim: ScimClient;
@@ -207,6 +207,12 @@ forEachEngine('SCIM /Users', (h) => {
     scimError(await patch([{ op: 'remove' }]), 400, 'noTarget');
     scimError(await patch([{ op: 'replace', path: 'emails[type eq "work".value', value: 'x' }]), 400, 'invalidPath');
     scimError(await patch([{ op: 'add', path: '__proto__.polluted', value: 'yes' }]), 400, 'invalidPath');
+    // Refusals in the server's words, never a parser's.
+    for (const path of ['active', 'emails[type eq "work"', 'emails[type eq]', 'name..givenName', 'emails[value eq "a"]]', 'x[']) {
+      const refused = scimError(await patch([{ op: 'remove', path }]), 400, 'invalidPath');
+      assert.doesNotMatch(refused.detail, /EOT|is not json|Error:|\[\(|Expected|Unexpected/, `${path}: ${refused.detail}`);
+    }
+    assert.match(scimError(await patch([{ op: 'remove', path: 'active' }]), 400, 'invalidPath').detail, /active cannot be removed/);
     scimError(
       await patch([
         { op: 'replace', path: 'name.givenName', value: 'Changed' },
@@ -255,6 +261,36 @@ forEachEngine('SCIM /Users', (h) => {
     assert.equal((await h.post('registrations', { userId: id, offeringId: other })).statusCode, 201);
     assert.equal((await h.put(`users/${id}`, { active: false })).statusCode, 204);
     assert.equal((await scim.get(`/Users/${id}`)).json().active, false);
+  });
+
+  it('gives each user an ETag equal to meta.version, and honours If-Match on PUT, PATCH and DELETE (RFC 7644 §3.14)', async () => {
+    const id = await scim.createUser({ userName: 'versioned@example.com' });
+    const read = await scim.get(`/Users/${id}`);
+    const version = read.json().meta.version;
+    assert.equal(read.headers.etag, version);
+    const stale = { 'if-match': version };
+    const patched = await scim.request(
+      'PATCH',
+      `/Users/${id}`,
+      { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'locale', value: 'fr' }] },
+      stale,
+    );
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.equal(patched.headers.etag, patched.json().meta.version);
+    assert.notEqual(patched.json().meta.version, version);
+    // The version read before the PATCH is stale now: nothing more is written with it.
+    scimError(
+      await scim.request('PATCH', `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'locale', value: 'de' }] }, stale),
+      412,
+    );
+    scimError(await scim.request('PUT', `/Users/${id}`, { userName: 'versioned@example.com' }, stale), 412);
+    scimError(await scim.request('DELETE', `/Users/${id}`, undefined, stale), 412);
+    assert.equal((await scim.get(`/Users/${id}`)).json().locale, 'fr');
+    const current = { 'if-match': patched.json().meta.version };
+    const replaced = await scim.request('PUT', `/Users/${id}`, { userName: 'versioned@example.com', locale: 'de' }, current);
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.equal((await scim.request('DELETE', `/Users/${id}`, undefined, { 'if-match': '*' })).statusCode, 204);
+    scimError(await scim.request('DELETE', `/Users/${id}`, undefined, { 'if-match': '*' }), 404);
   });
 
   it('deletes as v5 does', async () => {
@@ -321,6 +357,32 @@ forEachEngine('SCIM /Users', (h) => {
     assert.deepEqual(Object.keys(lean).sort(), ['active', 'externalId', 'id', 'name', 'schemas', 'userName']);
     assert.deepEqual(lean.name, { givenName: 'Given1', familyName: 'Odd' });
     scimError(await client.get('/Users?attributes=shoeSize'), 400, 'invalidValue');
+    // Attributes RFC 7643 defines that this server does not store are simply not there (a group's members on a user too).
+    const plain = (await client.get(`/Users/${ids[1]}?excludedAttributes=members,displayName,name.middleName,x509Certificates`)).json();
+    assert.equal(plain.userName, 'user1@filters.example');
+    assert.deepEqual(plain.name, { givenName: 'Given1', familyName: 'Odd', formatted: 'Given1 Odd' });
+    const named = (await client.get(`/Users/${ids[1]}?attributes=displayName,userName,${ENTERPRISE}:department,emails.display`)).json();
+    assert.deepEqual(named, { schemas: [USER_SCHEMA], id: ids[1], userName: 'user1@filters.example' });
+    assert.equal((await client.get(`/Users?attributes=title,nickName&count=1`)).statusCode, 200);
+
+    // The same search sent as POST /.search (RFC 7644 §3.4.3), and bulk, which is not supported.
+    const searched = await client.request('POST', '/Users/.search', {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+      filter: 'userName eq "user1@filters.example"',
+      attributes: ['userName', 'name.familyName'],
+      startIndex: 1,
+      count: 10,
+    });
+    assert.equal(searched.statusCode, 200, searched.body);
+    assert.deepEqual(searched.json().Resources, slim.Resources);
+    assert.equal(searched.json().totalResults, 1);
+    const second = (await client.request('POST', '/Users/.search', { startIndex: 2, count: 1, excludedAttributes: ['emails'] })).json();
+    assert.deepEqual([second.startIndex, second.itemsPerPage, second.Resources[0].emails], [2, 1, undefined]);
+    scimError(await client.request('POST', '/Users/.search', { filter: 'userName eq' }), 400, 'invalidFilter');
+    scimError(await client.request('POST', '/Users/.search', { count: 'ten' }), 400, 'invalidValue');
+    scimError(await client.request('POST', '/Users/.search', { attributes: [1] }), 400, 'invalidValue');
+    scimError(await client.request('POST', '/Users/.search', { schemas: ['urn:other'] }), 400, 'invalidSyntax');
+    scimError(await client.request('POST', '/Bulk', { schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'], Operations: [] }), 501);
 
     scimError(await client.find('Users', 'userName eq'), 400, 'invalidFilter');
     scimError(await client.find('Users', 'userName eq "x" trailing'), 400, 'invalidFilter');

@@ -120,7 +120,7 @@ describe('slow clients', { timeout: 60_000 }, () => {
   let token: string;
 
   before(async () => {
-    server = await ServerProcess.start({ REQUEST_TIMEOUT: '2s', HEADERS_TIMEOUT: '1s', TLS_HANDSHAKE_TIMEOUT: '1s', KEEP_ALIVE_TIMEOUT: '1s' });
+    server = await ServerProcess.start({ REQUEST_TIMEOUT: '2s', HEADERS_TIMEOUT: '1s', TLS_HANDSHAKE_TIMEOUT: '1s' });
     token = await server.bootstrapToken();
   });
   after(() => server?.destroy());
@@ -171,14 +171,30 @@ describe('slow clients', { timeout: 60_000 }, () => {
       assert.ok(closedAfterMs >= 900 && closedAfterMs < 1900, `closed ${closedAfterMs} ms after connecting`);
     }
   });
+});
 
-  it('closes a kept-alive connection after the keep-alive timeout', async () => {
+describe('keep-alive timeout', { timeout: 60_000 }, () => {
+  let server: ServerProcess;
+
+  before(async () => {
+    server = await ServerProcess.start({ KEEP_ALIVE_TIMEOUT: '5s' });
+  });
+  after(() => server?.destroy());
+
+  it('closes an idle kept-alive connection at KEEP_ALIVE_TIMEOUT after the last answer, not a second later', async () => {
     const socket = await tlsConnect(server.port, { servername: 'localhost' });
     const ended = ending(socket);
+    let answered = 0;
+    socket.on('data', () => (answered = performance.now()));
     socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
     const { received, error } = await ended;
+    const idleMs = Math.round(performance.now() - answered);
     assert.equal(parseAnswer(received).status, 200, received);
+    // Clients that read the header close a second before the server does.
+    assert.match(received, /\r\nkeep-alive: timeout=4\r\n/i);
     assert.equal(error, undefined);
+    console.log(`KEEP_ALIVE_TIMEOUT=5s: closed ${idleMs} ms after the answer`);
+    assert.ok(idleMs >= 4900 && idleMs < 5600, `closed ${idleMs} ms after the answer`);
   });
 });
 

@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke an access token (RFC 7009)
-         * @description Answers 200 for a token that does not exist or was already revoked; 400 for a token issued to another client.
+         * @description Answers 200 with an empty JSON object, also for a token that does not exist or was already revoked; 400 for a token issued to another client.
          */
         post: operations["oauthTokens.revoke"];
         delete?: never;
@@ -2056,7 +2056,9 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": Record<string, never>;
+                };
             };
             /** @description RFC 6749 §5.2 */
             400: {
@@ -4715,8 +4717,8 @@ export interface operations {
                          * @example 2013-10-23T00:48:50Z
                          */
                         updatedDate: string;
-                        /** @description The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it */
-                        secret: string;
+                        /** @description The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it. A replay of the creation (Idempotency-Key) answers without it, which is kept nowhere but in the webhook: a client that lost the first answer deletes the webhook and creates it again. */
+                        secret?: string;
                     };
                 };
             };

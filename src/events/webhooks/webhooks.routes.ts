@@ -2,7 +2,7 @@ import { lockRow } from '../../db/locking.js';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { writeIfUnchanged } from '../../http/conditional-requests.js';
 import { collectionRoutes, listRoute, operationId } from '../../http/resource-routes.js';
-import { idempotent, sendAnswer } from '../../idempotency/idempotency.plugin.js';
+import { idempotent, sendAnswer, type Answer } from '../../idempotency/idempotency.plugin.js';
 import { itemUrl } from '../../http/urls.js';
 import type { ApiTag } from '../../lib/openapi.js';
 import { ERROR_RESPONSE, IdParams, NO_CONTENT, NOT_FOUND_RESPONSE, PRECONDITION_FAILED } from '../../lib/schema.js';
@@ -81,7 +81,12 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
     },
   );
 
-  // Unlike other creations, the answer has a body: the signing secret, shown this once.
+  // Unlike other creations, the answer has a body: the signing secret, shown this once. A replay of the
+  // creation (Idempotency-Key) answers the webhook without it, so that the key's store never holds it.
+  const withoutSecret = ({ body, ...answer }: Answer<CreatedWebhook>): Answer<Webhook> => {
+    const { secret, ...webhook } = body!;
+    return { ...answer, body: webhook };
+  };
   app.post(
     '/webhooks',
     {
@@ -95,7 +100,7 @@ export const webhooksRoutes: ConditionalResourceRoutes<WebhooksService> = async 
     },
     async (request, reply) => {
       const created = (webhook: CreatedWebhook) => ({ status: 201, location: itemUrl(request, 'webhooks', webhook.id), body: webhook });
-      return sendAnswer(reply, await idempotent(request, created, (caller) => service.create(caller, request.body)));
+      return sendAnswer(reply, await idempotent(request, created, (caller) => service.create(caller, request.body), withoutSecret));
     },
   );
 

@@ -35,7 +35,14 @@ export type Webhook = Static<typeof Webhook>;
 export const CreatedWebhook = Type.Object(
   {
     ...Webhook.properties,
-    secret: Type.String({ description: 'The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it' }),
+    secret: Type.Optional(
+      Type.String({
+        description:
+          'The signing secret (whsec_...), shown this once: receivers verify the webhook-signature header with it. ' +
+          'A replay of the creation (Idempotency-Key) answers without it, which is kept nowhere but in the webhook: ' +
+          'a client that lost the first answer deletes the webhook and creates it again.',
+      }),
+    ),
   },
   { $id: 'CreatedWebhook', additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection } from '../documents.js';
-import { listQueryOf, queryText } from '../list.js';
+import { listQueryOf, queryText, searchQueryOf } from '../list.js';
 import { scimBase } from '../base-url.js';
 import { GROUP_RESOURCE } from './scim-groups.service.js';
 import type { ScimGroupsService } from './scim-groups.service.js';
@@ -14,6 +14,7 @@ export const scimGroupsRoutes: ResourceRoutes<ScimGroupsService> = async (app, {
   const attributes = (request: FastifyRequest) => [queryText(request, 'attributes'), queryText(request, 'excludedAttributes')] as const;
 
   app.get('/Groups', async (request) => service.list(context(request), listQueryOf(request)));
+  app.post('/Groups/.search', async (request) => service.list(context(request), searchQueryOf(request.body)));
 
   app.post('/Groups', async (request, reply) => {
     const show = projection(GROUP_RESOURCE, ...attributes(request));

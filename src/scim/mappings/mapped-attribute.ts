@@ -26,6 +26,15 @@ export interface MappedAttribute {
   type?: string;
 }
 
+/**
+ * Whether RFC 7643 defines the attribute (core or enterprise; every one of them a string): its values
+ * travel as strings whatever userfield holds them, and the organization's own attributes take the
+ * userfield's type.
+ */
+export function isStandardAttribute(mapping: MappedAttribute): boolean {
+  return mapping.schema === USER_SCHEMA || mapping.schema === ENTERPRISE_SCHEMA;
+}
+
 const SIMPLE_CORE = ['displayName', 'nickName', 'title', 'userType', 'preferredLanguage', 'timezone', 'profileUrl'];
 const NAME_PARTS = ['middleName', 'honorificPrefix', 'honorificSuffix'];
 export const TYPED_CORE: Record<string, string[]> = {

@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection, type ScimDocument } from '../documents.js';
-import { listQueryOf, queryText } from '../list.js';
+import { listQueryOf, queryText, searchQueryOf } from '../list.js';
 import { scimBase } from '../base-url.js';
 import type { ScimUsersContext, ScimUsersService } from './scim-users.service.js';
 
@@ -12,42 +12,55 @@ function shown(ctx: { schema: ScimUsersContext['schema'] }, request: FastifyRequ
   return projection(ctx.schema, queryText(request, 'attributes'), queryText(request, 'excludedAttributes'));
 }
 
+/** The request's If-Match, the versions a write must find (RFC 7644 §3.14). */
+function ifMatchOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['if-match'];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/** Sends a user with its version as its ETag, before `attributes=` may leave meta out. */
+function withVersion(reply: FastifyReply, document: ScimDocument): ScimDocument {
+  reply.header('ETag', (document.meta as { version: string }).version);
+  return document;
+}
+
 /** /Users (RFC 7644 §3): list with filter and paging, create, read, replace (PUT), patch, delete. */
 export const scimUsersRoutes: ResourceRoutes<ScimUsersService> = async (app, { service }) => {
   const context = (request: FastifyRequest) => service.context(request.caller, scimBase(request));
 
   app.get('/Users', async (request) => service.list(await context(request), listQueryOf(request)));
+  app.post('/Users/.search', async (request) => service.list(await context(request), searchQueryOf(request.body)));
 
   app.post('/Users', async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
-    const document = await service.create(ctx, request.body);
+    const document = withVersion(reply, await service.create(ctx, request.body));
     return reply
       .code(201)
       .header('Location', (document.meta as { location: string }).location)
       .send(show(document));
   });
 
-  app.get<ById>('/Users/:id', async (request) => {
+  app.get<ById>('/Users/:id', async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
-    return show(await service.get(ctx, request.params.id));
+    return show(withVersion(reply, await service.get(ctx, request.params.id)));
   });
 
-  app.put<ById>('/Users/:id', async (request) => {
+  app.put<ById>('/Users/:id', async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
-    return show(await service.replace(ctx, request.params.id, request.body));
+    return show(withVersion(reply, await service.replace(ctx, request.params.id, request.body, ifMatchOf(request))));
   });
 
-  app.patch<ById>('/Users/:id', async (request) => {
+  app.patch<ById>('/Users/:id', async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
-    return show(await service.patch(ctx, request.params.id, request.body));
+    return show(withVersion(reply, await service.patch(ctx, request.params.id, request.body, ifMatchOf(request))));
   });
 
   app.delete<ById>('/Users/:id', async (request, reply) => {
-    await service.delete(await context(request), request.params.id);
+    await service.delete(await context(request), request.params.id, ifMatchOf(request));
     return reply.code(204).send();
   });
 };

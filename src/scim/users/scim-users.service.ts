@@ -19,7 +19,7 @@ import { listResponse, type ListQuery, type ListResponse } from '../list.js';
 import { attributeMappingsService, type MappedUserfield } from '../mappings/attribute-mappings.service.js';
 import { applyPatch, readPatchRequest } from '../patch.js';
 import { scimErrors, toScimError } from '../scim-errors.js';
-import { readUser, renderUser, type UserInput, type UserRecord } from './user-document.js';
+import { readUser, renderUser, versionMatches, type UserInput, type UserRecord } from './user-document.js';
 import { groupIdsIn, userCondition } from './user-filter.js';
 import { userSchemaFor } from './user-schema.js';
 import { scimUsersRepository } from './scim-users.repository.js';
@@ -175,11 +175,15 @@ export function scimUsersService(db: Kysely<Database>) {
   }
 
   /** Locks the user and reads its current document; 404 when the organization has no such user. */
-  async function current(ctx: Context, trx: Kysely<Database>, id: string): Promise<ScimDocument> {
+  /** The user as it stands, locked until the transaction ends; `ifMatch` (a request's If-Match) must name its version. */
+  async function current(ctx: Context, trx: Kysely<Database>, id: string, ifMatch?: string): Promise<ScimDocument> {
     if (!isId(id) || !(await lockUser(trx, ctx.caller.orgId, id))) throw scimErrors.notFound('User', id);
     const row = (await scimUsersRepository(trx).find(ctx.caller.orgId, id))!;
     const [record] = await records(ctx.caller.orgId, [row], ctx.mappings, trx);
-    return renderUser(record!, ctx.mappings, ctx.base);
+    const document = renderUser(record!, ctx.mappings, ctx.base);
+    const { version } = document.meta as { version: string };
+    if (ifMatch !== undefined && !versionMatches(ifMatch, version)) throw scimErrors.versionChanged(version);
+    return document;
   }
 
   return {
@@ -232,29 +236,34 @@ export function scimUsersService(db: Kysely<Database>) {
     },
 
     /** PUT: the document replaces the user; what it leaves out is cleared, except the email, password and active state, which stay. */
-    async replace(ctx: Context, id: string, body: unknown): Promise<ScimDocument> {
+    async replace(ctx: Context, id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw scimErrors.invalidSyntax('The body must be a User object');
       const sent = readUser(canonicalDocument(body as Record<string, unknown>, ctx.schema), ctx.mappings);
       return write(ctx, async (trx) => {
-        const before = readUser(await current(ctx, trx, id), ctx.mappings);
+        const before = readUser(await current(ctx, trx, id, ifMatch), ctx.mappings);
         const after: UserInput = { ...sent, email: sent.email ?? before.email };
         return update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
       });
     },
 
-    async patch(ctx: Context, id: string, body: unknown): Promise<ScimDocument> {
+    async patch(ctx: Context, id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
       const operations = readPatchRequest(body);
       return write(ctx, async (trx) => {
-        const document = await current(ctx, trx, id);
+        const document = await current(ctx, trx, id, ifMatch);
         const before = readUser(document, ctx.mappings);
         const after = readUser(canonicalDocument(applyPatch(document, operations, ctx.schema), ctx.schema), ctx.mappings);
         return update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
       });
     },
 
-    async delete(ctx: Context, id: string): Promise<void> {
+    async delete(ctx: Context, id: string, ifMatch?: string): Promise<void> {
       try {
-        await usersService(db).delete(ctx.caller, id);
+        if (ifMatch === undefined) await usersService(db).delete(ctx.caller, id);
+        else
+          await inTransaction(db, async (trx) => {
+            await current(ctx, trx, id, ifMatch);
+            await usersService(trx).delete(ctx.caller, id);
+          });
       } catch (error) {
         if (error instanceof ApiError && error.statusCode === 404) throw scimErrors.notFound('User', id);
         throw error;

@@ -4,7 +4,7 @@ import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
 import type { ScimDocument } from '../documents.js';
 import type { MappedUserfield } from '../mappings/attribute-mappings.service.js';
-import type { MappedAttribute } from '../mappings/mapped-attribute.js';
+import { isStandardAttribute, type MappedAttribute } from '../mappings/mapped-attribute.js';
 import { USER_SCHEMA } from '../schemas.js';
 import { scimErrors } from '../scim-errors.js';
 
@@ -37,6 +37,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** Weak entity tag of a representation: any change of it, lastModified included, changes the tag. */
 export function versionOf(document: ScimDocument): string {
   return `W/"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * Whether an If-Match header names `version` (RFC 7644 §3.14): `*`, or a list of entity tags compared
+ * weakly, as SCIM's versions are weak.
+ */
+export function versionMatches(ifMatch: string, version: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifMatch.trim() === '*' || ifMatch.split(',').some((tag) => opaque(tag) === opaque(version));
 }
 
 /** Places a mapped attribute's value where its path says, in a document being built. */
@@ -75,7 +84,9 @@ export function renderUser(record: UserRecord, mappings: readonly MappedUserfiel
   document.active = row.active;
   for (const mapping of mappings) {
     const value = record.values.get(mapping.field.id);
-    if (value !== undefined) place(document, mapping, value); // v5 stores the JSON types SCIM uses
+    if (value === undefined) continue;
+    // v5 stores the JSON types SCIM uses; a standard attribute is a string whatever the userfield's type
+    place(document, mapping, isStandardAttribute(mapping) && (typeof value === 'number' || typeof value === 'boolean') ? String(value) : value);
   }
   const extensions = Object.keys(document).filter((key) => key.startsWith('urn:'));
   document.schemas = [USER_SCHEMA, ...extensions];

@@ -1,6 +1,7 @@
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
 import { resourceSchema, type ResourceSchema } from '../documents.js';
 import type { MappedUserfield } from '../mappings/attribute-mappings.service.js';
+import { isStandardAttribute } from '../mappings/mapped-attribute.js';
 import { attribute, ENTERPRISE_ATTRIBUTES, findAttribute, USER_ATTRIBUTES, USER_SCHEMA, type Attribute, type AttributeType } from '../schemas.js';
 
 /** How a userfield's value travels in SCIM. */
@@ -22,8 +23,9 @@ export function attributeTypeOf(type: UserfieldType): { type: AttributeType; mul
 
 function fieldAttribute(name: string, mapping: MappedUserfield): Attribute {
   const label = mapping.field.name ?? 'a userfield';
-  return attribute(name, attributeTypeOf(mapping.field.type as UserfieldType).type, `Stored in the userfield "${label}" (${mapping.field.id})`, {
-    multiValued: attributeTypeOf(mapping.field.type as UserfieldType).multiValued,
+  const { type, multiValued } = attributeTypeOf(mapping.field.type as UserfieldType);
+  return attribute(name, isStandardAttribute(mapping) ? 'string' : type, `Stored in the userfield "${label}" (${mapping.field.id})`, {
+    multiValued,
   });
 }
 
