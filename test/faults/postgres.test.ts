@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
 import { eventually } from '../helpers/eventually.js';
-import { sleep, statusCounts, underLoad, type Outcome } from '../helpers/load.js';
+import { assertOnlySuccessOrUnavailable, sleep, statusCounts, underLoad } from '../helpers/load.js';
 import { PRIVATE_POSTGRES_SKIP, PrivatePostgres } from '../helpers/private-postgres.js';
 import { createdId, type Reply, ServerProcess } from '../helpers/server-process.js';
 
@@ -14,21 +14,9 @@ const LIMITS = {
 };
 /** The longest any request may take while the database does not answer: the statement timeout and its grace, plus margin. */
 const BOUNDED_WAIT_MS = 4500;
-const UNAVAILABLE = '{"errors":["The database is unavailable"]}';
 const CLIENTS = 24;
 /** How long PostgreSQL stays frozen: far longer than any bound, so a wait it did not bound would show. */
 const FROZEN_MS = 20_000;
-
-/** The only answers a client may see during a database fault: success, or the documented 503. */
-function assertOnlySuccessOrUnavailable(outcomes: readonly Outcome[]): void {
-  for (const outcome of outcomes) {
-    if (outcome.status >= 200 && outcome.status < 300) continue;
-    assert.equal(outcome.status, 503, `${outcome.kind}: ${outcome.status} ${outcome.body}`);
-    assert.equal(outcome.body, UNAVAILABLE);
-    assert.ok(Number(outcome.headers['retry-after']) > 0, 'Retry-After');
-    assert.ok(outcome.headers['x-request-id'], 'X-Request-Id');
-  }
-}
 
 /** The process is up, and no error reached the last-resort handlers: each was expected and handled where it arose. */
 function assertServedThrough(server: ServerProcess): void {

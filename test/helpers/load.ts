@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { Reply } from './server-process.js';
 
 export interface Outcome extends Reply {
@@ -42,4 +43,18 @@ export function statusCounts(outcomes: readonly Outcome[]): Record<string, numbe
   const counts: Record<string, number> = {};
   for (const outcome of outcomes) counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
   return counts;
+}
+
+/** The body of the documented 503 while the database does not answer. */
+const UNAVAILABLE = '{"errors":["The database is unavailable"]}';
+
+/** The only answers a client may see during a database fault: success, or the documented 503 with Retry-After and its request id. */
+export function assertOnlySuccessOrUnavailable(outcomes: readonly Outcome[]): void {
+  for (const outcome of outcomes) {
+    if (outcome.status >= 200 && outcome.status < 300) continue;
+    assert.equal(outcome.status, 503, `${outcome.kind}: ${outcome.status} ${outcome.body}`);
+    assert.equal(outcome.body, UNAVAILABLE);
+    assert.ok(Number(outcome.headers['retry-after']) > 0, 'Retry-After');
+    assert.ok(outcome.headers['x-request-id'], 'X-Request-Id');
+  }
 }

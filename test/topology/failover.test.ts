@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
-import { sleep, statusCounts, underLoad, type Outcome } from '../helpers/load.js';
+import { assertOnlySuccessOrUnavailable, sleep, statusCounts, underLoad } from '../helpers/load.js';
 import type { PrivatePostgres } from '../helpers/private-postgres.js';
 import { createdId, ServerProcess } from '../helpers/server-process.js';
 import { feedEvents, primaryAndStandby, topologySkip } from '../helpers/topology.js';
 
 const LIMITS = { DATABASE_CONNECT_TIMEOUT: '1s', DATABASE_STATEMENT_TIMEOUT: '2s', DATABASE_POOL_SIZE: '8' };
-const UNAVAILABLE = '{"errors":["The database is unavailable"]}';
 const CLIENTS = 12;
 /** Registrations made beforehand for each client to eject under load. */
 const REGISTRATIONS_PER_CLIENT = 15;
-
-function assertOnlySuccessOrUnavailable(outcomes: readonly Outcome[]): void {
-  for (const outcome of outcomes) {
-    if (outcome.status >= 200 && outcome.status < 300) continue;
-    assert.equal(outcome.status, 503, `${outcome.kind}: ${outcome.status} ${outcome.body}`);
-    assert.equal(outcome.body, UNAVAILABLE);
-    assert.ok(Number(outcome.headers['retry-after']) > 0, 'Retry-After');
-  }
-}
 
 describe('Failover to a synchronous standby when the primary dies', { skip: topologySkip() }, () => {
   let primary: PrivatePostgres;
