@@ -340,6 +340,8 @@ export interface ImportJobsTable {
   problems: string | null;
   created_date: string;
   finished_date: string | null;
+  /** While running: when its server last said it is still at work (an ISO timestamp with milliseconds). */
+  heartbeat_date: string | null;
 }
 
 export interface Database {

@@ -16,6 +16,12 @@ import { importUsers, type ImportSummary } from './users-import.js';
 /** A refused file may have a problem on every row; the first ones say enough. */
 const MAX_PROBLEMS = 1000;
 
+/** How often a running job's server stamps it; a job unstamped for STALE_AFTER_MS lost its server. */
+const HEARTBEAT_MS = 5000;
+const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
+const LOST_MESSAGE =
+  'the server running the import stopped before it finished; the batches before were written: send the file again, and the rows already imported count as unchanged';
+
 type JobRow = ImportJobsTable;
 
 function toResponse(row: JobRow): ImportJob {
@@ -53,6 +59,15 @@ export function importJobsService(db: Kysely<Database>) {
 
   async function run(caller: Caller, id: string, bytes: Uint8Array, format: Format, query: ImportQuery, log: JobLog): Promise<void> {
     const problemsText = (problems: Problem[]) => JSON.stringify(problems.slice(0, MAX_PROBLEMS));
+    const heartbeat = setInterval(() => {
+      db.updateTable('import_jobs')
+        .set({ heartbeat_date: new Date().toISOString() })
+        .where('org_id', '=', caller.orgId)
+        .where('id', '=', id)
+        .where('state', '=', 'running')
+        .execute()
+        .catch((error: unknown) => log.error({ err: error, importId: id }, 'the import job could not be stamped as running'));
+    }, HEARTBEAT_MS);
     try {
       const written = importOptionsOf(format, query);
       if ('errors' in written) throw new Error('The options were checked when the job was created');
@@ -65,7 +80,24 @@ export function importJobsService(db: Kysely<Database>) {
       await finish(caller, id, { state: 'failed', summary: null, problems: problemsText([{ message }]) }).catch((failure: unknown) =>
         log.error({ err: failure, importId: id }, 'the failed import could not be recorded'),
       );
+    } finally {
+      clearInterval(heartbeat);
     }
+  }
+
+  /** A job still `running` whose server stopped stamping it is failed, once and for all. */
+  async function failIfLost(row: JobRow): Promise<JobRow> {
+    if (row.state !== 'running' || Date.parse(row.heartbeat_date ?? row.created_date) > Date.now() - STALE_AFTER_MS) return row;
+    const lost = { state: 'failed' as const, summary: null, problems: JSON.stringify([{ message: LOST_MESSAGE }]), finished_date: now() };
+    await db
+      .updateTable('import_jobs')
+      .set(lost)
+      .where('org_id', '=', row.org_id)
+      .where('id', '=', row.id)
+      .where('state', '=', 'running')
+      .where('heartbeat_date', row.heartbeat_date === null ? 'is' : '=', row.heartbeat_date)
+      .execute();
+    return { ...row, ...lost };
   }
 
   return {
@@ -82,6 +114,7 @@ export function importJobsService(db: Kysely<Database>) {
         problems: null,
         created_date: now(),
         finished_date: null,
+        heartbeat_date: new Date().toISOString(),
       };
       const job = toResponse(row);
       await inTransaction(db, async (trx) => {
@@ -99,7 +132,7 @@ export function importJobsService(db: Kysely<Database>) {
       const row = await findById(id, (id) =>
         db.selectFrom('import_jobs').selectAll().where('org_id', '=', caller.orgId).where('id', '=', id).executeTakeFirst(),
       );
-      return toResponse(row);
+      return toResponse(await failIfLost(row));
     },
 
     /** Resolves once every job started has finished: the server waits for them before it closes the database. */

@@ -126,4 +126,31 @@ forEachEngine('POST /imports', (h) => {
     assert.equal(notFound.statusCode, 404);
     assert.equal((await h.get('imports/no-such-id')).statusCode, 404);
   });
+
+  it('reports a job whose server stopped stamping it as failed, for good, instead of running forever', async () => {
+    // A job as a killed server leaves it: running, its last stamp 20 s old.
+    const lost = { org_id: h.org.id, id: '0'.repeat(31) + '1', options: '{}', summary: null, problems: null, finished_date: null };
+    const stamped = new Date(Date.now() - 20_000).toISOString();
+    await h.database.db
+      .insertInto('import_jobs')
+      .values({ ...lost, state: 'running', created_date: stamped.slice(0, 19) + 'Z', heartbeat_date: stamped })
+      .execute();
+    const read = (await h.get(`imports/${lost.id}`)).json();
+    assert.equal(read.state, 'failed');
+    assert.match(read.problems[0].message, /^the server running the import stopped before it finished; .*send the file again/);
+    assert.ok(read.finishedDate);
+    assert.deepEqual((await h.get(`imports/${lost.id}`)).json(), read, 'the same answer again');
+    const row = await h.database.db.selectFrom('import_jobs').select('state').where('id', '=', lost.id).executeTakeFirstOrThrow();
+    assert.equal(row.state, 'failed');
+    // A job stamped a moment ago is still running.
+    const fresh = {
+      ...lost,
+      id: '0'.repeat(31) + '2',
+      state: 'running' as const,
+      created_date: stamped.slice(0, 19) + 'Z',
+      heartbeat_date: new Date().toISOString(),
+    };
+    await h.database.db.insertInto('import_jobs').values(fresh).execute();
+    assert.equal((await h.get(`imports/${fresh.id}`)).json().state, 'running');
+  });
 });

@@ -13,6 +13,7 @@ import * as webhookDeliveryOrder from './0011-webhook-delivery-order.js';
 import * as eventFeedPositions from './0012-event-feed-positions.js';
 import * as importedUsers from './0013-imported-users.js';
 import * as importJobs from './0014-import-jobs.js';
+import * as importJobHeartbeat from './0015-import-job-heartbeat.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-event-feed-positions': eventFeedPositions,
   '0013-imported-users': importedUsers,
   '0014-import-jobs': importJobs,
+  '0015-import-job-heartbeat': importJobHeartbeat,
 };
