@@ -3,6 +3,16 @@ import type { Database } from '../db/schema.js';
 
 /** The users the imports of an organization manage (migration 0013). */
 export function importedUsersRepository(db: Kysely<Database>) {
+  /** Records the users as managed, deactivated by the sync at `deactivatedDate` or (null) not. */
+  async function record(orgId: string, userIds: readonly string[], deactivatedDate: string | null): Promise<void> {
+    if (userIds.length === 0) return;
+    await db
+      .insertInto('imported_users')
+      .values(userIds.map((user_id) => ({ org_id: orgId, user_id, deactivated_date: deactivatedDate })))
+      .onConflict((conflict) => conflict.columns(['org_id', 'user_id']).doUpdateSet({ deactivated_date: deactivatedDate }))
+      .execute();
+  }
+
   return {
     /** Every managed user's id, with whether the sync holds it deactivated. */
     async all(orgId: string): Promise<Map<string, { deactivated: boolean }>> {
@@ -11,21 +21,11 @@ export function importedUsersRepository(db: Kysely<Database>) {
     },
 
     async manage(orgId: string, userIds: readonly string[]): Promise<void> {
-      if (userIds.length === 0) return;
-      await db
-        .insertInto('imported_users')
-        .values(userIds.map((user_id) => ({ org_id: orgId, user_id, deactivated_date: null })))
-        .onConflict((conflict) => conflict.columns(['org_id', 'user_id']).doUpdateSet({ deactivated_date: null }))
-        .execute();
+      await record(orgId, userIds, null);
     },
 
     async markDeactivated(orgId: string, userIds: readonly string[], at: string): Promise<void> {
-      if (userIds.length === 0) return;
-      await db
-        .insertInto('imported_users')
-        .values(userIds.map((user_id) => ({ org_id: orgId, user_id, deactivated_date: at })))
-        .onConflict((conflict) => conflict.columns(['org_id', 'user_id']).doUpdateSet({ deactivated_date: at }))
-        .execute();
+      await record(orgId, userIds, at);
     },
   };
 }

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newId } from '../../src/lib/ids.js';
 import { eventually } from '../helpers/eventually.js';
-import { assertOnlySuccessOrUnavailable, sleep, statusCounts, underLoad } from '../helpers/load.js';
+import { assertOnlySuccessOrUnavailable, createUserUnderLoad, sleep, statusCounts, underLoad } from '../helpers/load.js';
 import { PRIVATE_POSTGRES_SKIP, PrivatePostgres } from '../helpers/private-postgres.js';
-import { createdId, type Reply, ServerProcess } from '../helpers/server-process.js';
+import { type Reply, ServerProcess } from '../helpers/server-process.js';
 
 /** Short bounds, so each fault shows its effect within a few seconds. */
 const LIMITS = {
@@ -34,16 +33,7 @@ describe('PostgreSQL faults under load', { skip: PRIVATE_POSTGRES_SKIP }, () => 
 
   /** Half the clients create users, half read them back; every acknowledged id is remembered. */
   const mixedLoad = async (worker: number, step: number) => {
-    if (worker % 2 === 0) {
-      const reply = await server.request('POST', 'users', {
-        token,
-        body: { email: `w${worker}-${step}-${newId()}@example.com`, firstName: `Worker ${worker}` },
-        timeoutMs: 15_000,
-      });
-      const id = createdId(reply);
-      if (id) acknowledged.add(id);
-      return { kind: 'create', reply };
-    }
+    if (worker % 2 === 0) return createUserUnderLoad(server, token, worker, step, acknowledged);
     return { kind: 'read', reply: await server.request('GET', 'users?limit=5', { token, timeoutMs: 15_000 }) };
   };
 

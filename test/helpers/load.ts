@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Reply } from './server-process.js';
+import { newId } from '../../src/lib/ids.js';
+import { createdId, type Reply, type ServerProcess } from './server-process.js';
 
 export interface Outcome extends Reply {
   /** What the worker did ('create', 'read', ...). */
@@ -57,4 +58,16 @@ export function assertOnlySuccessOrUnavailable(outcomes: readonly Outcome[]): vo
     assert.ok(Number(outcome.headers['retry-after']) > 0, 'Retry-After');
     assert.ok(outcome.headers['x-request-id'], 'X-Request-Id');
   }
+}
+
+/** A load's create: a user with an email of its own, whose id joins `created` once it is acknowledged with 201. */
+export async function createUserUnderLoad(server: ServerProcess, token: string, worker: number, step: number, created: Set<string>) {
+  const reply = await server.request('POST', 'users', {
+    token,
+    body: { email: `w${worker}-${step}-${newId()}@example.com`, firstName: `Worker ${worker}` },
+    timeoutMs: 15_000,
+  });
+  const id = createdId(reply);
+  if (id) created.add(id);
+  return { kind: 'create', reply };
 }

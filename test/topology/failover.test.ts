@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
-import { assertOnlySuccessOrUnavailable, sleep, statusCounts, underLoad } from '../helpers/load.js';
+import { assertOnlySuccessOrUnavailable, createUserUnderLoad, sleep, statusCounts, underLoad } from '../helpers/load.js';
 import type { PrivatePostgres } from '../helpers/private-postgres.js';
 import { createdId, ServerProcess } from '../helpers/server-process.js';
 import { feedEvents, primaryAndStandby, topologySkip } from '../helpers/topology.js';
@@ -59,16 +59,8 @@ describe('Failover to a synchronous standby when the primary dies', { skip: topo
     const values = clientUsers.map(() => ({ acknowledged: undefined as string | undefined, sentSince: [] as string[] }));
     const operation = async (client: number, step: number) => {
       switch (step % 3) {
-        case 0: {
-          const reply = await server.request('POST', 'users', {
-            token,
-            body: { email: `w${client}-${step}-${newId()}@example.com`, firstName: `Worker ${client}` },
-            timeoutMs: 15_000,
-          });
-          const id = createdId(reply);
-          if (id) createdUsers.add(id);
-          return { kind: 'create', reply };
-        }
+        case 0:
+          return createUserUnderLoad(server, token, client, step, createdUsers);
         case 1: {
           const value = `value ${client}-${step}`;
           values[client]!.sentSince.push(value);
