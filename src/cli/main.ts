@@ -10,7 +10,7 @@ import type { Database } from '../db/schema.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
 import { clientsService } from '../oauth/clients.service.js';
-import { tokensService } from '../resources/tokens/tokens.service.js';
+import { tokensService } from '../auth/tokens.service.js';
 import type { Caller } from '../auth/caller.js';
 import { DomainError } from '../lib/domain-errors.js';
 import { VERSION } from '../lib/version.js';

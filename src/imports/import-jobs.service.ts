@@ -4,7 +4,7 @@ import type { Database, ImportJobsTable } from '../db/schema.js';
 import { inTransaction } from '../db/unit-of-work.js';
 import { Invalid } from '../lib/domain-errors.js';
 import { newId } from '../lib/ids.js';
-import { findById } from '../lib/not-found.js';
+import { findById } from '../lib/find-by-id.js';
 import { now } from '../lib/time.js';
 import { ImportInterrupted } from './apply.js';
 import type { Format } from './file-rows.js';

@@ -5,7 +5,7 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import { parseTimestamp } from '../../lib/date-filter.js';
 import { Invalid, NotFound, Refused } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { TIMESTAMP_MESSAGE } from '../../lib/schema.js';
 import { now, toTimestamp } from '../../lib/time.js';

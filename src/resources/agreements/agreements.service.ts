@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
 import { type FieldErrors, Invalid, NotFound } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
-import { findById, found } from '../../lib/not-found.js';
+import { findById, found } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';

@@ -6,7 +6,7 @@ import { dateRangeOf, parseTimestamp } from '../../lib/date-filter.js';
 import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, Refused } from '../../lib/domain-errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { TIMESTAMP_MESSAGE } from '../../lib/schema.js';

@@ -3,7 +3,7 @@ import { orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
 import { Conflict, type FieldErrors, IN_USE_MESSAGE, Invalid, Refused } from '../../lib/domain-errors.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import type { Caller } from '../../auth/caller.js';
 import { recordEvent, recordUpdate } from '../../events/outbox.js';

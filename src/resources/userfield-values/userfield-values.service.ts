@@ -3,7 +3,7 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, NotFound } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
 import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, Refused } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
 import { Conflict, NotFound } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
