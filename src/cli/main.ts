@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config, type Env } from '../config.js';
+import { flagOf, loadConfig, SETTING_NAMES, SETTINGS, type Config, type Env, type SettingSpec } from '../config.js';
 import { ConfigError } from '../lib/config-error.js';
 import type { Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
@@ -37,39 +37,6 @@ interface Output {
   out(line: string): void;
   err(line: string): void;
 }
-
-const SETTINGS = [
-  'database-url',
-  'database-pool-size',
-  'host',
-  'port',
-  'tls-cert-file',
-  'tls-key-file',
-  'trust-proxy',
-  'public-url',
-  'log-level',
-  'body-limit',
-  'data-dir',
-  'rate-limit',
-  'redis-url',
-  'database-connect-timeout',
-  'database-statement-timeout',
-  'database-idle-timeout',
-  'database-keepalive',
-  'sqlite-synchronous',
-  'oauth-token-lifetime',
-  'oauth-rate-limit',
-  'request-timeout',
-  'headers-timeout',
-  'keep-alive-timeout',
-  'tls-handshake-timeout',
-  'max-connections',
-  'max-connections-per-address',
-  'metrics-port',
-  'metrics-host',
-  'metrics-token',
-  'workers',
-] as const;
 
 /** Options every command takes. */
 const COMMON_OPTIONS = {
@@ -115,7 +82,7 @@ function parse(argv: string[]) {
       options: {
         ...COMMON_OPTIONS,
         ...COMMAND_OPTIONS,
-        ...Object.fromEntries(SETTINGS.map((setting) => [setting, { type: 'string' as const }])),
+        ...Object.fromEntries(SETTING_NAMES.map((name) => [flagOf(name), { type: 'string' as const }])),
       },
     });
   } catch (error) {
@@ -130,11 +97,12 @@ function parse(argv: string[]) {
 
 type Values = ReturnType<typeof parse>['values'];
 
+/** The settings given as flags, keyed by their environment variables. */
 function settingsOf(values: Values): Env {
   const overrides: Env = {};
-  for (const setting of SETTINGS) {
-    const value = (values as Record<string, unknown>)[setting];
-    if (typeof value === 'string') overrides[setting.toUpperCase().replace(/-/g, '_')] = value;
+  for (const name of SETTING_NAMES) {
+    const value = (values as Record<string, unknown>)[flagOf(name)];
+    if (typeof value === 'string') overrides[name] = value;
   }
   return overrides;
 }
@@ -466,7 +434,7 @@ const COMMANDS: Command[] = [
     args: ['file'],
     options: ['org', 'dry-run', 'encoding', 'sheet', 'map', 'ignore-columns', 'deactivate-missing', 'max-changes', 'only-imported'],
     database: 'existing',
-    async run({ db, args, values, io }) {
+    async run({ db, args, values, config, io }) {
       const caller = commandLineCaller(await organizationOf(db, values.org));
       const file = args[0]!;
       const format = formatOf(file);
@@ -486,7 +454,7 @@ const COMMANDS: Command[] = [
         const [option, message] = Object.entries(written.errors)[0]!;
         throw new UsageError(`--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${message}`);
       }
-      return importCommand(db, caller, file, { ...written.options, json: values.json ?? false }, io);
+      return importCommand(db, caller, file, { ...written.options, passwordPolicy: config.passwordPolicy, json: values.json ?? false }, io);
     },
   },
   {
@@ -603,14 +571,44 @@ function listing(command: Command): string {
 
 const COMMON_HELP = `Options of every command:
   --json                                  print JSON instead of bare values
-  --<setting> <value>                     any setting of the environment, e.g. --database-url, --port
+  --<setting> <value>                     a setting, e.g. --database-url, --port (training-api serve --help lists them)
   -h, --help                              help; also after a command, as in training-api tokens --help
   --version                               the version of training-api`;
+
+const HELP_WIDTH = 120;
+
+/** `text` without Markdown's marks, in lines of at most HELP_WIDTH after `indent` spaces. */
+function wrapped(text: string, indent: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.replace(/\*\*|`/g, '').split(/\s+/)) {
+    if (line && indent + line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].map((part) => `${' '.repeat(indent)}${part}`);
+}
+
+/** Every setting, as the flag that sets it, its environment variable, its default and what it does. */
+function settingsHelp(): string {
+  const lines = ['Settings, each an environment variable or its flag (the flag wins):'];
+  for (const name of SETTING_NAMES) {
+    const setting: SettingSpec = SETTINGS[name];
+    const shown = setting.shownDefault ?? setting.default;
+    const flag = `  --${flagOf(name)} ${setting.value}`;
+    const variable = `${name}${shown === undefined ? '' : `, default ${shown.replace(/`/g, '')}`}`;
+    lines.push(...(flag.length < COLUMN ? [`${flag.padEnd(COLUMN)}${variable}`] : [flag, `${' '.repeat(COLUMN)}${variable}`]));
+    lines.push(...wrapped(setting.meaning, COLUMN + 2));
+  }
+  return lines.join('\n');
+}
 
 function help(commands: Command[], group?: string): string {
   if (commands.length === 1 && commands[0]!.name === group) {
     const [command] = commands as [Command];
-    return `Usage: ${usageLine(command)}\n\n${command.description[0]!.toUpperCase()}${command.description.slice(1)}.\n\n${COMMON_HELP}`;
+    const settings = command.name === 'serve' ? `\n\n${settingsHelp()}` : '';
+    return `Usage: ${usageLine(command)}\n\n${command.description[0]!.toUpperCase()}${command.description.slice(1)}.\n\n${COMMON_HELP}${settings}`;
   }
   const heading = group ? `Usage: training-api ${group} <command> [options]` : 'Usage: training-api <command> [options]';
   return `${heading}\n\nCommands:\n${commands.map(listing).join('\n')}\n\n${COMMON_HELP}`;
@@ -648,7 +646,7 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
   const expected = command.args ?? [];
   if (args.length > expected.length) throw new UsageError(`unexpected argument "${args[expected.length]}"; see training-api ${command.name} --help`);
   if (args.length < expected.length) throw new UsageError(`<${expected[args.length]}> is required; see training-api ${command.name} --help`);
-  const allowed = new Set<string>([...Object.keys(COMMON_OPTIONS), ...SETTINGS, ...(command.options ?? [])]);
+  const allowed = new Set<string>([...Object.keys(COMMON_OPTIONS), ...SETTING_NAMES.map(flagOf), ...(command.options ?? [])]);
   const stray = Object.keys(values).find((option) => !allowed.has(option));
   if (stray) throw new UsageError(`${command.name} takes no option --${stray}; see training-api ${command.name} --help`);
 

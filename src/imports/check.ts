@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { lookupKey } from '../db/keys.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, IN_USE_MESSAGE } from '../lib/errors.js';
+import type { PasswordPolicy } from '../lib/password-policy.js';
 import { bodyValidator } from '../plugins/validation.js';
 import { checkValue } from '../resources/userfield-values/value-checks.js';
 import { usersRepository } from '../resources/users/users.repository.js';
@@ -25,6 +26,7 @@ const ROWS_BETWEEN_TURNS = 1000;
 
 export interface CheckOptions extends Headings {
   format: Format;
+  passwordPolicy: PasswordPolicy;
   progress: ProgressOf;
 }
 
@@ -43,7 +45,7 @@ export async function checkedRows(
 ): Promise<ImportRow[]> {
   const { format } = options;
   const fields = await valueFields(db, orgId);
-  const validate = bodyValidator(CreateUser);
+  const validate = bodyValidator(CreateUser, options.passwordPolicy);
   const columns = columnsOf([...new Set(read.flatMap((row) => Object.keys(row.record)))], fields, options, problems);
   if (problems.length > 0) return [];
   /** The file's column for a property, to name it in a problem. */
