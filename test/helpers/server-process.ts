@@ -204,6 +204,9 @@ export class ServerProcess {
     if (this.running) {
       process.kill(-this.#child.pid!, signal);
       await this.#exit;
+    } else if (this.groupRunning) {
+      // A launcher gone before what it started (npm start): the group's rest must not outlive the test.
+      process.kill(-this.#child.pid!, 'SIGKILL');
     }
     this.#agent.destroy();
   }
