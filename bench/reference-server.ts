@@ -27,6 +27,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { hashSecret } from '../src/auth/secrets.js';
 import { entityTagOf } from '../src/http/conditional-requests.js';
 import { apiResponseHeaders } from '../src/plugins/security-headers.js';
+import { DEFAULT_PASSWORD_POLICY } from '../src/lib/password-policy.js';
 import { registerValidation } from '../src/plugins/validation.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Page } from '../src/lib/paging.js';
@@ -105,7 +106,7 @@ function userInsert(database: BetterSqlite3.Database): (org: string, input: Stat
 
 function sqliteUser(): FastifyInstance {
   const app = Fastify({ https, logger: false });
-  registerValidation(app); // the server's validator: its schemas use keywords plain Ajv refuses
+  registerValidation(app, DEFAULT_PASSWORD_POLICY); // the server's validator: its schemas use keywords plain Ajv refuses
   const database = new BetterSqlite3(databaseFile);
   const users = userReads(database);
   const create = userInsert(database);

@@ -3,6 +3,7 @@ import type { Database } from './db/schema.js';
 import { inTransaction } from './db/unit-of-work.js';
 import type { ApiInstance, ConditionalResourceRoutes } from './http/api-instance.js';
 import type { WithinTransaction } from './http/conditional-requests.js';
+import type { PasswordPolicy } from './lib/password-policy.js';
 import { requestExample, type ApiTag, type DocumentRewrite } from './lib/openapi.js';
 import { agreementsRoutes, agreementsTag } from './resources/agreements/agreements.routes.js';
 import { agreementsService } from './resources/agreements/agreements.service.js';
@@ -32,6 +33,7 @@ import { importsRoutes, importsTag } from './imports/imports.routes.js';
 
 /** What services need of the configuration. */
 export interface ResourceSettings {
+  passwordPolicy: PasswordPolicy;
   webhooks: WebhookServiceSettings;
 }
 

@@ -6,7 +6,7 @@ import type { RevocationWatch } from './db/token-revocations.js';
 import { updatedDateWatermark } from './db/watermark.js';
 import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
-import { DEFAULT_PASSWORD_MIN_LENGTH, setPasswordMinLength } from './lib/password-policy.js';
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from './lib/password-policy.js';
 import { withinTime } from './lib/time.js';
 import { registerAuthentication, registerScopeCheck } from './plugins/authentication.js';
 import { originFormTarget, registerAllowedHosts } from './plugins/allowed-hosts.js';
@@ -67,8 +67,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** Counts and times every answer; `token` also serves GET /metrics on this port to whoever bears it. */
   metrics?: { metrics: Metrics; token?: string };
-  /** The shortest password accepted for a user; v5's 6 when absent. */
-  passwordMinLength?: number;
+  /** What a user's password must be; v5's 6 characters at least when absent. */
+  passwordPolicy?: PasswordPolicy;
   /** How duplicates of a POST with an Idempotency-Key wait, and the clock of the keys' 24 hours. */
   idempotency?: IdempotencySettings;
   /** PostgreSQL's hosts, told by /readyz; with read replicas, GET handlers read from them (read-routing.ts). */
@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
 
   app.decorate('publicUrl', options.publicUrl);
   app.decorate('updatedDateWatermark', (orgId: string) => updatedDateWatermark(options.db, orgId));
-  setPasswordMinLength(options.passwordMinLength ?? DEFAULT_PASSWORD_MIN_LENGTH);
+  const passwordPolicy = options.passwordPolicy ?? DEFAULT_PASSWORD_POLICY;
   answerNodeRefusals(app.server);
 
   registerRequestContext(app);
@@ -119,7 +119,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     options.metrics.metrics.observe(app);
     if (options.metrics.token) options.metrics.metrics.route(app, options.metrics.token);
   }
-  registerValidation(app);
+  registerValidation(app, passwordPolicy);
   registerJsonParser(app);
   registerErrorHandler(app);
   registerProtocol(app, { trustProxy: Boolean(options.trustProxy) });
@@ -170,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   });
 
   const settings = {
+    passwordPolicy,
     webhooks: {
       allowInsecureLoopback: options.events?.webhooks.allowInsecureLoopback ?? false,
       retentionDays: options.events?.retentionDays ?? DEFAULT_RETENTION_DAYS,
@@ -187,7 +188,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
       { prefix },
     );
   }
-  await app.register(scimPlugin, { prefix: SCIM_BASE, db: options.db });
+  await app.register(scimPlugin, { prefix: SCIM_BASE, db: options.db, passwordPolicy });
   if (options.events) {
     const jobs = startEventJobs(options.db, options.events, app.log, options.metrics?.metrics.recordDelivery);
     app.addHook('onClose', () => jobs.stop());

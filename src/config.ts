@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { engineOf } from './db/database.js';
 import { ConfigError } from './lib/config-error.js';
-import { DEFAULT_PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './lib/password-policy.js';
+import { DEFAULT_PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, type PasswordPolicy } from './lib/password-policy.js';
 import type { DatabaseLimits, SqliteSynchronous } from './db/options.js';
 import type { PostgresTopologyOptions } from './db/database.js';
 import { parsePostgresTarget } from './db/postgres-hosts.js';
@@ -11,7 +11,7 @@ import type { EventSettings } from './events/background.js';
 import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
 import { MIN_KEEP_ALIVE_TIMEOUT_MS, type ClientLimits } from './server/client-limits.js';
 
-/** Server configuration: environment variables, each overridable by a `--flag` of the same name. */
+/** Server configuration, read from the settings of `SETTINGS`: environment variables, each overridable by a `--flag` of the same name. */
 export interface Config {
   databaseUrl: string;
   databasePoolSize: number;
@@ -26,8 +26,8 @@ export interface Config {
   publicUrl?: string;
   /** Origins whose browser pages may call the API (CORS_ORIGINS); empty: CORS off. */
   corsOrigins: string[];
-  /** The shortest password accepted for a user (PASSWORD_MIN_LENGTH). */
-  passwordMinLength: number;
+  /** What a user's password must be (PASSWORD_MIN_LENGTH), wherever a password is set: the API, SCIM, imports. */
+  passwordPolicy: PasswordPolicy;
   logLevel: string;
   bodyLimit: number;
   dataDir: string;
@@ -61,6 +61,282 @@ export interface MetricsSettings {
 }
 
 export type Env = Record<string, string | undefined>;
+
+export const DEFAULT_DATA_DIR = './data';
+const DEFAULT_REQUEST_TIMEOUT = '30s';
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+/** One setting: an environment variable, and the flag of the same name (`DATABASE_URL`: `--database-url`), which wins. */
+export interface SettingSpec {
+  /** The form of its value, as `serve --help` shows it: `<duration>`, `full|normal`. */
+  readonly value: string;
+  /** Its value when unset, as an operator would write it; none: unset, or it follows from other settings. */
+  readonly default?: string;
+  /** The default as the documentation says it (Markdown), where it follows from other settings. */
+  readonly shownDefault?: string;
+  /** What it does, in Markdown: the README's Configuration table and `serve --help` say it in these words. */
+  readonly meaning: string;
+}
+
+/**
+ * Every setting of the server, in the order the README and `serve --help` list them. The environment
+ * variables, the command line's flags, `serve --help` and the README's table all come from here, and
+ * `loadConfig` can read no other name.
+ */
+export const SETTINGS = {
+  DATABASE_URL: {
+    value: '<url>',
+    shownDefault: `\`sqlite:${DEFAULT_DATA_DIR}/training-api.db\``,
+    meaning:
+      "`sqlite:<path>` or `postgres://user@host:port/db`; several hosts in libpq's syntax with `target_session_attrs=read-write` (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`): the server writes to the one that is not in recovery and finds the new primary after a failover by itself (docs/deploy.md)",
+  },
+  DATABASE_POOL_SIZE: {
+    value: '<n>',
+    default: '10',
+    meaning: 'PostgreSQL connections per instance',
+  },
+  DATABASE_CONNECT_TIMEOUT: {
+    value: '<duration>',
+    default: '5s',
+    meaning: 'longest wait for a new PostgreSQL connection, or for a free one from the pool',
+  },
+  DATABASE_STATEMENT_TIMEOUT: {
+    value: '<duration>',
+    default: '10s',
+    meaning:
+      "longest a statement may run (PostgreSQL `statement_timeout`, and `idle_in_transaction_session_timeout`), or, on SQLite, wait for another process's write lock",
+  },
+  DATABASE_IDLE_TIMEOUT: {
+    value: '<duration>',
+    default: '30s',
+    meaning: 'an unused PostgreSQL connection is closed after this',
+  },
+  DATABASE_KEEPALIVE: {
+    value: '<duration>',
+    default: '30s',
+    meaning: 'TCP keep-alive probes on PostgreSQL connections start after this much silence',
+  },
+  DATABASE_READ_URL: {
+    value: '<url>',
+    meaning:
+      'PostgreSQL read replicas, one host or several: `GET` handlers read there, each client always reading its own writes; the event feed and watermarked lists read what the primary committed',
+  },
+  DATABASE_READ_MAX_LAG: {
+    value: '<duration>',
+    default: '5s',
+    meaning: 'a replica further behind the primary than this, or not answering, serves no reads until it catches up',
+  },
+  DATABASE_POOL_MODE: {
+    value: 'session|transaction',
+    default: 'session',
+    meaning:
+      '`transaction` when `DATABASE_URL` leads to PgBouncer in transaction mode: no startup parameters (set `statement_timeout` on the role instead), and without `DATABASE_LISTEN_URL` every request looks its token up',
+  },
+  DATABASE_LISTEN_URL: {
+    value: '<url>',
+    meaning: 'a direct PostgreSQL connection (not through a transaction pooler) on which the server LISTENs for token revocations',
+  },
+  SHUTDOWN_DELAY: {
+    value: '<duration>',
+    default: '0',
+    meaning:
+      'on SIGTERM, how long `/readyz` answers 503 while requests are still served, so that a load balancer stops sending them before the server closes',
+  },
+  SQLITE_SYNCHRONOUS: {
+    value: 'full|normal',
+    default: 'full',
+    meaning:
+      '`full`: every acknowledged write is on disk, and survives a power loss; `normal`: faster writes that survive a crash of the process but may lose the last ones on a power loss (see below)',
+  },
+  WORKERS: {
+    value: '<n>',
+    default: '1',
+    meaning:
+      "server processes sharing the port (Node's cluster): the first migrates the database, then forks them; SIGTERM stops all. Each worker has its own `DATABASE_POOL_SIZE`, connection limits and, without `REDIS_URL`, its own rate-limit counts. On two cores shared with the load generator, `WORKERS=2` served 1.5 times the reads of one process (docs/performance.md)",
+  },
+  HOST: {
+    value: '<address>',
+    default: '127.0.0.1',
+    meaning: 'listen address',
+  },
+  PORT: {
+    value: '<port>',
+    default: '8443',
+    meaning: 'listen port (`0` picks a free port)',
+  },
+  TLS_CERT_FILE: {
+    value: '<file>',
+    meaning:
+      'PEM file of the certificate (and its chain), set together with `TLS_KEY_FILE`; unset: a self-signed certificate for localhost is made once in `<DATA_DIR>/tls/`',
+  },
+  TLS_KEY_FILE: {
+    value: '<file>',
+    meaning: "PEM file of the certificate's private key",
+  },
+  TRUST_PROXY: {
+    value: 'true|<addresses>',
+    meaning:
+      "TLS is terminated by a proxy: listen plain HTTP and serve only requests marked `X-Forwarded-Proto: https` (`/healthz` and `/readyz` excepted, for the balancer's probes). The proxies' addresses or networks (`10.0.0.5,192.168.0.0/16`), whose `X-Forwarded-For`, `-Proto` and `-Host` alone are believed; `true` trusts loopback and private networks",
+  },
+  PUBLIC_URL: {
+    value: '<url>',
+    meaning: 'origin used in `Location`, `next` and `prev` (else taken from the request); **production sets it**: only its host is then served',
+  },
+  ALLOWED_HOSTS: {
+    value: '<hosts>',
+    shownDefault: 'listen address, `localhost`, `127.0.0.1`, `::1`',
+    meaning:
+      "host names served besides `PUBLIC_URL`'s (comma-separated; `*`: any); a request naming another `Host` gets 400. Without `PUBLIC_URL` and `TRUST_PROXY` the links are built from the `Host`, so it must also name the port the server listens on (`localhost:8443`; no port means 443): behind a port mapping (`docker run -p 9000:8443`), set `PUBLIC_URL` to the address clients use",
+  },
+  CORS_ORIGINS: {
+    value: '<origins>',
+    meaning: 'origins whose browser pages may call the API (`https://app.example.com,http://localhost:3000`); unset: CORS off',
+  },
+  PASSWORD_MIN_LENGTH: {
+    value: '<n>',
+    default: String(DEFAULT_PASSWORD_MIN_LENGTH),
+    meaning: "shortest user password, through the API, SCIM and imports alike (v5's 6 up to 64; NIST SP 800-63B asks for 8); the refusal names it",
+  },
+  LOG_LEVEL: {
+    value: '<level>',
+    default: 'info',
+    meaning: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`',
+  },
+  BODY_LIMIT: {
+    value: '<size>',
+    default: '1mb',
+    meaning: 'larger request bodies get 413',
+  },
+  RATE_LIMIT: {
+    value: '<n>/<period>|off',
+    default: '1200/minute',
+    meaning:
+      'requests per token over a sliding window (`<n>/second`, `/minute`, `/hour`, or `off`); every answer to a valid token counts, a 403 for its scope included; requests without a valid token (none, a bad one, an unknown address) count against their address with the same budget of their own, and once it is spent only they are refused: a valid token from that address is served on its own budget; beyond a budget 429 with `Retry-After` and `RateLimit-*` headers',
+  },
+  OAUTH_RATE_LIMIT: {
+    value: '<n>/<period>|off',
+    default: '30/minute',
+    meaning: "the OAuth endpoints' stricter budget, per address, and per client at `/oauth/token` (`off` to lift it)",
+  },
+  REDIS_URL: {
+    value: '<url>',
+    meaning:
+      'shared rate-limit counters for several instances (`redis://127.0.0.1:6379`); if Redis is unreachable, requests are served unlimited and a warning is logged',
+  },
+  OAUTH_TOKEN_LIFETIME: {
+    value: '<duration>',
+    default: '1h',
+    meaning: 'lifetime of the access tokens `POST /oauth/token` issues (1m to 24h)',
+  },
+  REQUEST_TIMEOUT: {
+    value: '<duration>',
+    default: DEFAULT_REQUEST_TIMEOUT,
+    meaning: 'a request, headers and body, must have arrived within this of its first byte; else `408` and the connection is closed',
+  },
+  HEADERS_TIMEOUT: {
+    value: '<duration>',
+    shownDefault: '`10s`',
+    meaning:
+      'the headers must have arrived within this (at most `REQUEST_TIMEOUT`; unset, it is `REQUEST_TIMEOUT` when that is shorter than 10 s); a new connection that stays silent this long is closed too',
+  },
+  KEEP_ALIVE_TIMEOUT: {
+    value: '<duration>',
+    default: '72s',
+    meaning:
+      "an idle kept-alive connection is closed after this (longer than the usual load balancer's 60 s, so the balancer closes first); answers advertise a second less in `Keep-Alive: timeout=`, so that clients reading it close first; at least `2s`",
+  },
+  TLS_HANDSHAKE_TIMEOUT: {
+    value: '<duration>',
+    default: '10s',
+    meaning: 'a connection that has not completed its TLS handshake within this of connecting is closed, however it trickles its bytes',
+  },
+  MAX_CONNECTIONS: {
+    value: '<n>',
+    default: '1000',
+    meaning: "open connections per instance; a connection beyond it is closed at once (keep it below the process's descriptor limit, `ulimit -n`)",
+  },
+  MAX_CONNECTIONS_PER_ADDRESS: {
+    value: '<n>',
+    default: '100',
+    meaning:
+      'open connections from one client address (an IPv6 address counts with its /64); not applied behind `TRUST_PROXY`, where every connection comes from the proxy',
+  },
+  DATA_DIR: {
+    value: '<dir>',
+    default: DEFAULT_DATA_DIR,
+    meaning: 'where the default database, certificate and bootstrap token live',
+  },
+  METRICS_PORT: {
+    value: '<port>',
+    meaning: 'serve Prometheus metrics at `http://<METRICS_HOST>:<METRICS_PORT>/metrics`, plain HTTP, nothing else on that port',
+  },
+  METRICS_HOST: {
+    value: '<address>',
+    default: '127.0.0.1',
+    meaning: 'the address `METRICS_PORT` listens on',
+  },
+  METRICS_TOKEN: {
+    value: '<token>',
+    meaning:
+      "also serve `GET /metrics` on the API's port to requests bearing `Authorization: Bearer <METRICS_TOKEN>` (16 characters or more; not an API token)",
+  },
+  EVENTS_RETENTION_DAYS: {
+    value: '<days>',
+    default: String(DEFAULT_RETENTION_DAYS),
+    meaning: 'how long the event feed keeps events (and the deliveries list finished deliveries)',
+  },
+  WEBHOOKS_TIMEOUT: {
+    value: '<duration>',
+    default: '10s',
+    meaning: 'longest a webhook delivery attempt may take',
+  },
+  WEBHOOKS_RETRY_BASE: {
+    value: '<duration>',
+    default: '30s',
+    meaning: 'wait after a first failed delivery attempt; each later one waits four times longer (at most 6h), for 24 hours',
+  },
+  WEBHOOKS_POLL_INTERVAL: {
+    value: '<duration>',
+    default: '1s',
+    meaning: 'how often each instance looks for due webhook deliveries',
+  },
+  WEBHOOKS_CONCURRENCY: {
+    value: '<n>',
+    default: '200',
+    meaning: 'webhook deliveries in flight at once per instance, to all endpoints together',
+  },
+  WEBHOOKS_ENDPOINT_CONCURRENCY: {
+    value: '<n>',
+    default: '8',
+    meaning:
+      "webhook deliveries in flight at once per instance to one endpoint: all a slow or hanging endpoint can hold of the instance's slots (one resource's events go one at a time whatever this is)",
+  },
+  WEBHOOKS_ALLOW_INSECURE_LOOPBACK: {
+    value: 'true|false',
+    meaning: 'also accept `http://` webhook URLs to loopback addresses (local development, tests); otherwise only `https` to public addresses',
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingName = keyof typeof SETTINGS;
+/** The settings that have a default of their own. */
+type DefaultedSetting = { [Name in SettingName]: (typeof SETTINGS)[Name] extends { default: string } ? Name : never }[SettingName];
+
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** `DATABASE_URL` → `database-url`, the flag (without its dashes) that sets it on the command line. */
+export function flagOf(name: SettingName): string {
+  return name.toLowerCase().replace(/_/g, '-');
+}
+
+/** The settings as the README's Configuration table (Markdown), one row a setting. */
+export function settingsTable(): string {
+  const rows = SETTING_NAMES.map((name) => {
+    const setting: SettingSpec = SETTINGS[name];
+    const shown = setting.shownDefault ?? (setting.default === undefined ? 'unset' : `\`${setting.default}\``);
+    return `| \`${name}\` | ${shown} | ${setting.meaning.replace(/\|/g, '\\|')} |`;
+  });
+  return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
@@ -205,14 +481,14 @@ function parsePoolMode(value: string): boolean {
   return mode === 'transaction';
 }
 
-function topologyOf(get: (name: string) => string | undefined, databaseUrl: string): PostgresTopologyOptions {
-  const readUrl = parseOtherPostgresUrl(get('DATABASE_READ_URL'), 'DATABASE_READ_URL', databaseUrl);
-  const listenUrl = parseOtherPostgresUrl(get('DATABASE_LISTEN_URL'), 'DATABASE_LISTEN_URL', databaseUrl);
+function topologyOf(settings: Settings, databaseUrl: string): PostgresTopologyOptions {
+  const readUrl = parseOtherPostgresUrl(settings.given('DATABASE_READ_URL'), 'DATABASE_READ_URL', databaseUrl);
+  const listenUrl = parseOtherPostgresUrl(settings.given('DATABASE_LISTEN_URL'), 'DATABASE_LISTEN_URL', databaseUrl);
   return {
     ...(readUrl ? { readUrl } : {}),
-    readMaxLagMs: parseDuration(get('DATABASE_READ_MAX_LAG') ?? '5s', 'DATABASE_READ_MAX_LAG'),
+    readMaxLagMs: settings.duration('DATABASE_READ_MAX_LAG'),
     ...(listenUrl ? { listenUrl } : {}),
-    transactionPooler: parsePoolMode(get('DATABASE_POOL_MODE') ?? 'session'),
+    transactionPooler: parsePoolMode(settings.value('DATABASE_POOL_MODE')),
   };
 }
 
@@ -248,100 +524,112 @@ function oauthTokenLifetime(value: string): number {
   return seconds;
 }
 
-const DEFAULT_REQUEST_TIMEOUT = '30s';
-const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-
 /**
  * Timeouts and connection caps. A header timeout longer than the request's would never fire: its
  * default follows a shorter REQUEST_TIMEOUT, and only one set longer is refused.
  */
-function clientLimits(get: (name: string) => string | undefined): ClientLimits {
-  const duration = (name: string, fallback: string) => parseDuration(get(name) ?? fallback, name);
-  const count = (name: string, fallback: string) => parsePositiveInteger(get(name) ?? fallback, name);
-  const requestTimeoutMs = duration('REQUEST_TIMEOUT', DEFAULT_REQUEST_TIMEOUT);
-  const headersTimeout = get('HEADERS_TIMEOUT');
+function clientLimits(settings: Settings): ClientLimits {
+  const requestTimeoutMs = settings.duration('REQUEST_TIMEOUT');
+  const headersTimeout = settings.given('HEADERS_TIMEOUT');
   const limits: ClientLimits = {
     requestTimeoutMs,
     headersTimeoutMs: headersTimeout ? parseDuration(headersTimeout, 'HEADERS_TIMEOUT') : Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs),
-    keepAliveTimeoutMs: duration('KEEP_ALIVE_TIMEOUT', '72s'),
-    tlsHandshakeTimeoutMs: duration('TLS_HANDSHAKE_TIMEOUT', '10s'),
-    maxConnections: count('MAX_CONNECTIONS', '1000'),
-    maxConnectionsPerAddress: count('MAX_CONNECTIONS_PER_ADDRESS', '100'),
+    keepAliveTimeoutMs: settings.duration('KEEP_ALIVE_TIMEOUT'),
+    tlsHandshakeTimeoutMs: settings.duration('TLS_HANDSHAKE_TIMEOUT'),
+    maxConnections: settings.count('MAX_CONNECTIONS'),
+    maxConnectionsPerAddress: settings.count('MAX_CONNECTIONS_PER_ADDRESS'),
   };
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    const requestTimeout = get('REQUEST_TIMEOUT') ?? `${DEFAULT_REQUEST_TIMEOUT}, its default`;
+    const requestTimeout = settings.given('REQUEST_TIMEOUT') ?? `${DEFAULT_REQUEST_TIMEOUT}, its default`;
     throw new ConfigError(`HEADERS_TIMEOUT (${headersTimeout}) must not be longer than REQUEST_TIMEOUT (${requestTimeout})`);
   }
   if (limits.keepAliveTimeoutMs < MIN_KEEP_ALIVE_TIMEOUT_MS) {
-    throw new ConfigError(`KEEP_ALIVE_TIMEOUT must be at least ${MIN_KEEP_ALIVE_TIMEOUT_MS / 1000}s (got "${get('KEEP_ALIVE_TIMEOUT')}")`);
+    throw new ConfigError(`KEEP_ALIVE_TIMEOUT must be at least ${MIN_KEEP_ALIVE_TIMEOUT_MS / 1000}s (got "${settings.given('KEEP_ALIVE_TIMEOUT')}")`);
   }
   return limits;
 }
 
-export const DEFAULT_DATA_DIR = './data';
+/** The settings as given (a flag's value, else the environment's), and as they are read with the table's defaults. */
+interface Settings {
+  given(name: SettingName): string | undefined;
+  value(name: DefaultedSetting): string;
+  duration(name: DefaultedSetting): number;
+  count(name: DefaultedSetting): number;
+}
+
+function settingsOf(env: Env, overrides: Env): Settings {
+  const given = (name: SettingName) => overrides[name] ?? env[name];
+  const value = (name: DefaultedSetting) => given(name) ?? SETTINGS[name].default;
+  return {
+    given,
+    value,
+    duration: (name) => parseDuration(value(name), name),
+    count: (name) => parsePositiveInteger(value(name), name),
+  };
+}
 
 /** Reads the configuration from `env`; `overrides` come from command-line flags, keyed like the variables. */
 export function loadConfig(env: Env, overrides: Env = {}): Config {
-  const get = (name: string) => overrides[name] ?? env[name];
-  const dataDir = get('DATA_DIR') ?? DEFAULT_DATA_DIR;
-  const certFile = get('TLS_CERT_FILE');
-  const keyFile = get('TLS_KEY_FILE');
+  const settings = settingsOf(env, overrides);
+  const { given, value, duration, count } = settings;
+  const dataDir = value('DATA_DIR');
+  const certFile = given('TLS_CERT_FILE');
+  const keyFile = given('TLS_KEY_FILE');
   if (Boolean(certFile) !== Boolean(keyFile)) {
     throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
-  const publicUrl = get('PUBLIC_URL');
-  const duration = (name: string, fallback: string) => parseDuration(get(name) ?? fallback, name);
-  const databaseUrl = parseDatabaseUrl(get('DATABASE_URL') ?? `sqlite:${dataDir}/training-api.db`);
+  const publicUrl = given('PUBLIC_URL');
+  const databaseUrl = parseDatabaseUrl(given('DATABASE_URL') ?? `sqlite:${dataDir}/training-api.db`);
   return {
     databaseUrl,
-    databasePoolSize: parsePositiveInteger(get('DATABASE_POOL_SIZE') ?? '10', 'DATABASE_POOL_SIZE'),
-    host: get('HOST') ?? '127.0.0.1',
-    port: parsePort(get('PORT') ?? '8443', 'PORT'),
+    databasePoolSize: count('DATABASE_POOL_SIZE'),
+    host: value('HOST'),
+    port: parsePort(value('PORT'), 'PORT'),
     tlsCertFile: certFile,
     tlsKeyFile: keyFile,
-    trustProxy: parseTrustProxy(get('TRUST_PROXY')),
+    trustProxy: parseTrustProxy(given('TRUST_PROXY')),
     publicUrl: publicUrl ? parsePublicUrl(publicUrl) : undefined,
-    allowedHosts: allowedHostsOf(get('ALLOWED_HOSTS'), publicUrl ? parsePublicUrl(publicUrl) : undefined, get('HOST') ?? '127.0.0.1'),
-    corsOrigins: parseCorsOrigins(get('CORS_ORIGINS') ?? ''),
-    passwordMinLength: parsePasswordMinLength(get('PASSWORD_MIN_LENGTH') ?? String(DEFAULT_PASSWORD_MIN_LENGTH)),
-    logLevel: parseLogLevel(get('LOG_LEVEL') ?? 'info'),
-    bodyLimit: parseByteSize(get('BODY_LIMIT') ?? '1mb'),
+    allowedHosts: allowedHostsOf(given('ALLOWED_HOSTS'), publicUrl ? parsePublicUrl(publicUrl) : undefined, value('HOST')),
+    corsOrigins: parseCorsOrigins(given('CORS_ORIGINS') ?? ''),
+    passwordPolicy: { minLength: parsePasswordMinLength(value('PASSWORD_MIN_LENGTH')) },
+    logLevel: parseLogLevel(value('LOG_LEVEL')),
+    bodyLimit: parseByteSize(value('BODY_LIMIT')),
     dataDir,
-    rateLimit: rateLimitOf(get('RATE_LIMIT') ?? '1200/minute', get('OAUTH_RATE_LIMIT') ?? '30/minute', get('REDIS_URL')),
+    rateLimit: rateLimitOf(value('RATE_LIMIT'), value('OAUTH_RATE_LIMIT'), given('REDIS_URL')),
     database: {
-      connectTimeoutMs: duration('DATABASE_CONNECT_TIMEOUT', '5s'),
-      statementTimeoutMs: duration('DATABASE_STATEMENT_TIMEOUT', '10s'),
-      idleTimeoutMs: duration('DATABASE_IDLE_TIMEOUT', '30s'),
-      keepAliveMs: duration('DATABASE_KEEPALIVE', '30s'),
+      connectTimeoutMs: duration('DATABASE_CONNECT_TIMEOUT'),
+      statementTimeoutMs: duration('DATABASE_STATEMENT_TIMEOUT'),
+      idleTimeoutMs: duration('DATABASE_IDLE_TIMEOUT'),
+      keepAliveMs: duration('DATABASE_KEEPALIVE'),
     },
-    topology: topologyOf(get, databaseUrl),
-    shutdownDelayMs: /^\s*0+(ms|s)?\s*$/i.test(get('SHUTDOWN_DELAY') ?? '0') ? 0 : duration('SHUTDOWN_DELAY', '0'),
-    oauthTokenLifetimeSeconds: oauthTokenLifetime(get('OAUTH_TOKEN_LIFETIME') ?? '1h'),
-    sqliteSynchronous: parseSqliteSynchronous(get('SQLITE_SYNCHRONOUS') ?? 'full'),
+    topology: topologyOf(settings, databaseUrl),
+    shutdownDelayMs: /^\s*0+(ms|s)?\s*$/i.test(value('SHUTDOWN_DELAY')) ? 0 : duration('SHUTDOWN_DELAY'),
+    oauthTokenLifetimeSeconds: oauthTokenLifetime(value('OAUTH_TOKEN_LIFETIME')),
+    sqliteSynchronous: parseSqliteSynchronous(value('SQLITE_SYNCHRONOUS')),
     events: {
-      retentionDays: parsePositiveInteger(get('EVENTS_RETENTION_DAYS') ?? String(DEFAULT_RETENTION_DAYS), 'EVENTS_RETENTION_DAYS'),
+      retentionDays: count('EVENTS_RETENTION_DAYS'),
       webhooks: {
-        allowInsecureLoopback: parseBoolean(get('WEBHOOKS_ALLOW_INSECURE_LOOPBACK')),
-        retryBaseMs: duration('WEBHOOKS_RETRY_BASE', '30s'),
-        timeoutMs: duration('WEBHOOKS_TIMEOUT', '10s'),
-        pollIntervalMs: duration('WEBHOOKS_POLL_INTERVAL', '1s'),
-        concurrency: parsePositiveInteger(get('WEBHOOKS_CONCURRENCY') ?? '200', 'WEBHOOKS_CONCURRENCY'),
-        endpointConcurrency: parsePositiveInteger(get('WEBHOOKS_ENDPOINT_CONCURRENCY') ?? '8', 'WEBHOOKS_ENDPOINT_CONCURRENCY'),
+        allowInsecureLoopback: parseBoolean(given('WEBHOOKS_ALLOW_INSECURE_LOOPBACK')),
+        retryBaseMs: duration('WEBHOOKS_RETRY_BASE'),
+        timeoutMs: duration('WEBHOOKS_TIMEOUT'),
+        pollIntervalMs: duration('WEBHOOKS_POLL_INTERVAL'),
+        concurrency: count('WEBHOOKS_CONCURRENCY'),
+        endpointConcurrency: count('WEBHOOKS_ENDPOINT_CONCURRENCY'),
       },
     },
-    clients: clientLimits(get),
-    workers: parsePositiveInteger(get('WORKERS') ?? '1', 'WORKERS'),
-    metrics: metricsOf(get),
+    clients: clientLimits(settings),
+    workers: count('WORKERS'),
+    metrics: metricsOf(settings),
   };
 }
 
 const MIN_METRICS_TOKEN_LENGTH = 16;
 
-function metricsOf(get: (name: string) => string | undefined): MetricsSettings | undefined {
-  const port = get('METRICS_PORT');
-  const token = get('METRICS_TOKEN');
+function metricsOf({ given, value }: Settings): MetricsSettings | undefined {
+  const port = given('METRICS_PORT');
+  const token = given('METRICS_TOKEN');
   if (port === undefined && token === undefined) return undefined;
-  if (port !== undefined && Number(get('WORKERS') ?? '1') > 1) {
+  if (port !== undefined && Number(value('WORKERS')) > 1) {
     // Every worker would open the administration port; with workers, each answers /metrics on the API's port.
     throw new ConfigError('METRICS_PORT cannot be combined with WORKERS above 1: use METRICS_TOKEN to read each worker on the API port');
   }
@@ -350,7 +638,7 @@ function metricsOf(get: (name: string) => string | undefined): MetricsSettings |
   }
   return {
     ...(port !== undefined ? { port: parsePort(port, 'METRICS_PORT') } : {}),
-    host: get('METRICS_HOST') ?? '127.0.0.1',
+    host: value('METRICS_HOST'),
     ...(token !== undefined ? { token } : {}),
   };
 }

@@ -122,7 +122,7 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     publicUrl: config.publicUrl,
     allowedHosts: config.allowedHosts,
     corsOrigins: config.corsOrigins,
-    passwordMinLength: config.passwordMinLength,
+    passwordPolicy: config.passwordPolicy,
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     oauthTokenLifetimeSeconds: config.oauthTokenLifetimeSeconds,

@@ -2,7 +2,6 @@ import type { ErrorObject } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify';
 import type { FieldErrors } from '../lib/domain-errors.js';
 import { errors, type ApiError } from '../lib/errors.js';
-import { passwordMessage } from '../lib/password-policy.js';
 
 /** `/options/1/name` → `options[1].name` */
 function propertyPath(pointer: string, child?: string): string {
@@ -47,13 +46,9 @@ export function describeValidation(validation: FastifySchemaValidationError[], c
       continue;
     } else {
       path = propertyPath(error.instancePath);
-      const schema = error.parentSchema as { errorMessage?: string; format?: string } | undefined;
+      const schema = error.parentSchema as { errorMessage?: string } | undefined;
       message =
-        context === 'querystring' && Array.isArray(error.data)
-          ? REPEATED_PARAMETER
-          : schema?.format === 'password'
-            ? passwordMessage()
-            : (schema?.errorMessage ?? error.message ?? 'invalid value');
+        context === 'querystring' && Array.isArray(error.data) ? REPEATED_PARAMETER : (schema?.errorMessage ?? error.message ?? 'invalid value');
     }
     if (!fieldErrors.has(path)) fieldErrors.set(path, message);
   }

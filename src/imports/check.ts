@@ -4,6 +4,7 @@ import { lookupKey } from '../db/keys.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, DomainError, IN_USE_MESSAGE, Invalid } from '../lib/domain-errors.js';
 import { ApiError } from '../lib/errors.js';
+import type { PasswordPolicy } from '../lib/password-policy.js';
 import { bodyValidator } from '../plugins/validation.js';
 import { checkValue } from '../resources/userfield-values/value-checks.js';
 import { usersRepository } from '../resources/users/users.repository.js';
@@ -26,6 +27,7 @@ const ROWS_BETWEEN_TURNS = 1000;
 
 export interface CheckOptions extends Headings {
   format: Format;
+  passwordPolicy: PasswordPolicy;
   progress: ProgressOf;
 }
 
@@ -47,7 +49,7 @@ export async function checkedRows(
 ): Promise<ImportRow[]> {
   const { format } = options;
   const fields = await valueFields(db, orgId);
-  const validate = bodyValidator(CreateUser);
+  const validate = bodyValidator(CreateUser, options.passwordPolicy);
   const columns = columnsOf([...new Set(read.flatMap((row) => Object.keys(row.record)))], fields, options, problems);
   if (problems.length > 0) return [];
   /** The file's column for a property, to name it in a problem. */

@@ -3,6 +3,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Database, ImportJobsTable } from '../db/schema.js';
 import { inTransaction } from '../db/unit-of-work.js';
 import { Invalid } from '../lib/domain-errors.js';
+import type { PasswordPolicy } from '../lib/password-policy.js';
 import { newId } from '../lib/ids.js';
 import { findById } from '../lib/find-by-id.js';
 import { now } from '../lib/time.js';
@@ -45,7 +46,7 @@ export interface JobLog {
  * POST /imports: the file is imported in the background, within the server process, by the same
  * import as the command line's; the job's row tells its state and outcome to GET /imports/{id}.
  */
-export function importJobsService(db: Kysely<Database>) {
+export function importJobsService(db: Kysely<Database>, { passwordPolicy }: { passwordPolicy: PasswordPolicy }) {
   const running = new Set<Promise<void>>();
 
   async function finish(caller: Caller, id: string, outcome: Pick<JobRow, 'state' | 'summary' | 'problems'>): Promise<void> {
@@ -71,7 +72,7 @@ export function importJobsService(db: Kysely<Database>) {
     try {
       const written = importOptionsOf(format, query);
       if ('errors' in written) throw new Error('The options were checked when the job was created');
-      const outcome = await importUsers(db, caller, bytes, written.options);
+      const outcome = await importUsers(db, caller, bytes, { ...written.options, passwordPolicy });
       if ('problems' in outcome) await finish(caller, id, { state: 'refused', summary: null, problems: problemsText(outcome.problems) });
       else await finish(caller, id, { state: 'succeeded', summary: JSON.stringify(outcome.summary), problems: null });
     } catch (error) {

@@ -47,7 +47,7 @@ function headingsOf(written: WrittenImportOptions, errors: OptionErrors): Headin
 export function importOptionsOf(
   format: Format,
   written: WrittenImportOptions,
-): { options: Omit<ImportOptions, 'progress'> } | { errors: OptionErrors } {
+): { options: Omit<ImportOptions, 'progress' | 'passwordPolicy'> } | { errors: OptionErrors } {
   const errors: OptionErrors = {};
   const encoding = written.encoding === undefined ? undefined : encodingNamed(written.encoding);
   if (written.encoding !== undefined && !encoding) errors.encoding = `must be one of ${ENCODINGS.join(', ')} (got "${written.encoding}")`;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import { analyze } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import type { PasswordPolicy } from '../lib/password-policy.js';
 import { deactivateUsers, plannedWrites, writeBatch, type RowWrite } from './apply.js';
 import { checkedRows, type ImportRow } from './check.js';
 import type { Headings } from './columns.js';
@@ -58,6 +59,8 @@ export interface ImportOptions extends Headings {
   onlyImported: boolean;
   /** Refuse the file when it would update and deactivate more users than this; DEFAULT_MAX_CHANGES with `deactivateMissing`, no limit else. */
   maxChanges?: ChangeLimit;
+  /** The server's password policy, which a password in the file must meet as one sent to the API must. */
+  passwordPolicy: PasswordPolicy;
   progress?: ProgressOf;
 }
 

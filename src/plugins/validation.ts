@@ -3,9 +3,9 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { validationError } from '../http/validation-errors.js';
 import { parseDateFilter } from '../lib/date-filter.js';
-import { isAcceptablePassword } from '../lib/password-policy.js';
+import { isAcceptablePassword, passwordMessage, type PasswordPolicy } from '../lib/password-policy.js';
 
-function createAjv(options: Options): Ajv {
+function createAjv(options: Options, policy: PasswordPolicy): Ajv {
   const ajv = new Ajv({
     allErrors: true, // every field error at once, never only the first
     verbose: true, // gives the error formatter the failing schema, for its errorMessage
@@ -16,7 +16,7 @@ function createAjv(options: Options): Ajv {
   });
   ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
   ajv.addFormat('date-filter', (value: string) => parseDateFilter(value) !== undefined);
-  ajv.addFormat('password', isAcceptablePassword);
+  ajv.addFormat('password', (password: string) => isAcceptablePassword(policy, password));
   ajv.addFormat('uri', () => true);
   return ajv;
 }
@@ -71,15 +71,26 @@ function readOnlyProperties(schema: unknown): Set<string> {
   return new Set(Object.keys(properties).filter((name) => properties[name]!.readOnly === true));
 }
 
+/** A password the policy refuses (or not a string at all) is told the policy's rule, not the validator's words. */
+function inPolicyWords(errors: ErrorObject[] | null | undefined, policy: PasswordPolicy): ErrorObject[] | null | undefined {
+  if (!errors?.some(isPasswordError)) return errors;
+  return errors.map((error) => (isPasswordError(error) ? { ...error, message: passwordMessage(policy) } : error));
+}
+
+function isPasswordError(error: ErrorObject): boolean {
+  return (error.parentSchema as { format?: string } | undefined)?.format === 'password';
+}
+
 /**
  * A text either engine would refuse or alter is refused on both alike, as one more field error beside
  * the schema's, instead of a 500 or a silently changed value on one of them.
  */
-function refusingUnstorableText(validate: ValidateFunction, ignored: ReadonlySet<string>): ValidateFunction {
+function refusingUnstorableText(validate: ValidateFunction, ignored: ReadonlySet<string>, policy: PasswordPolicy): ValidateFunction {
   const refusing = ((data: unknown) => {
     const valid = validate(data);
     const unstorableTexts = textErrors(data, unstorable, ignored);
-    refusing.errors = unstorableTexts.length > 0 ? [...(validate.errors ?? []), ...unstorableTexts] : validate.errors;
+    const errors = inPolicyWords(validate.errors, policy);
+    refusing.errors = unstorableTexts.length > 0 ? [...(errors ?? []), ...unstorableTexts] : errors;
     return valid && unstorableTexts.length === 0;
   }) as ValidateFunction;
   return refusing;
@@ -90,25 +101,27 @@ function refusingUnstorableText(validate: ValidateFunction, ignored: ReadonlySet
  * and path parameters arrive as text, so they are coerced to the declared types. Path parameters
  * are ids, and an id holding NUL is simply not found.
  */
-export function registerValidation(app: FastifyInstance): void {
-  const bodyAjv = createAjv({ coerceTypes: false });
-  const textAjv = createAjv({ coerceTypes: true });
+export function registerValidation(app: FastifyInstance, policy: PasswordPolicy): void {
+  const bodyAjv = createAjv({ coerceTypes: false }, policy);
+  const textAjv = createAjv({ coerceTypes: true }, policy);
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
-    return httpPart === 'body' || httpPart === 'querystring' ? refusingUnstorableText(validate, readOnlyProperties(schema)) : validate;
+    return httpPart === 'body' || httpPart === 'querystring' ? refusingUnstorableText(validate, readOnlyProperties(schema), policy) : validate;
   });
 }
 
-let sharedBodyAjv: Ajv | undefined;
+/** One validator per policy (a process holds one or two), so that each schema is compiled once for it. */
+const bodyAjvs = new Map<number, Ajv>();
 
 /**
  * Validates a body that reaches a service other than through a route of its own (the SCIM surface
- * feeding the users service), with the same checks and messages a route's body gets; throws the
- * 400 a route would give.
+ * feeding the users service, the rows of an import), with the same checks and messages a route's
+ * body gets under `policy`; throws the 400 a route would give.
  */
-export function bodyValidator(schema: TSchema): (data: unknown) => void {
-  sharedBodyAjv ??= createAjv({ coerceTypes: false });
-  const validate = refusingUnstorableText(sharedBodyAjv.compile(schema), readOnlyProperties(schema));
+export function bodyValidator(schema: TSchema, policy: PasswordPolicy): (data: unknown) => void {
+  let ajv = bodyAjvs.get(policy.minLength);
+  if (!ajv) bodyAjvs.set(policy.minLength, (ajv = createAjv({ coerceTypes: false }, policy)));
+  const validate = refusingUnstorableText(ajv.compile(schema), readOnlyProperties(schema), policy);
   return (data) => {
     if (!validate(data)) throw validationError((validate.errors ?? []) as FastifySchemaValidationError[], 'body');
   };

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { PasswordPolicy } from '../lib/password-policy.js';
 import { errors, type ApiError } from '../lib/errors.js';
 import { refusalFor, sendError } from '../plugins/errors.js';
 import { acceptsJson, isScimPath, parseJsonBody, SCIM_MEDIA_TYPE, SCIM_RANGES } from '../plugins/protocol.js';
@@ -35,7 +36,10 @@ function sendScimError(request: FastifyRequest, reply: FastifyReply, error: Fast
  * type (application/scim+json; application/json accepted too), error shape and query parameters
  * (unknown ones ignored, as identity providers add their own).
  */
-export const scimPlugin: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
+export const scimPlugin: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; passwordPolicy: PasswordPolicy }> = async (
+  app,
+  { db, passwordPolicy },
+) => {
   app.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'buffer' }, parseJsonBody);
   app.setErrorHandler((error: FastifyError, request, reply) => sendScimError(request, reply, error));
   app.setNotFoundHandler((_request, reply) => sendError(reply, render(errors.noSuchAddress())));
@@ -58,7 +62,7 @@ export const scimPlugin: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = a
     route.schema = { ...route.schema, hide: true }; // SCIM describes itself: /Schemas, /ResourceTypes
   });
 
-  const users = scimUsersService(db);
+  const users = scimUsersService(db, passwordPolicy);
   await app.register(scimDiscoveryRoutes, { service: users });
   await app.register(scimUsersRoutes, { service: users });
   await app.register(scimGroupsRoutes, { service: scimGroupsService(db) });

@@ -362,6 +362,26 @@ describe('command line: settings that cannot work and an environment that fails'
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
+  it("takes every setting of the README's table as a flag, lists each in serve --help, and reads it as its variable", async () => {
+    const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| Variable | Default | Meaning |'), readme.indexOf('\n\n', readme.indexOf('| Variable |')));
+    const variables = table
+      .split('\n')
+      .slice(2)
+      .flatMap((row) => [...row.split(' | ')[0]!.matchAll(/`([A-Z][A-Z_]+)`/g)].map((match) => match[1]!));
+    assert.ok(variables.length >= 45, table);
+    const help = await cli({}, 'serve', '--help');
+    assert.equal(help.code, 0, help.err);
+    for (const variable of variables) {
+      const flag = `--${variable.toLowerCase().replaceAll('_', '-')}`;
+      assert.match(help.out, new RegExp(`^ {2}${flag} \\S+ +${variable}\\b|^ {2}${flag} \\S+\\n +${variable}\\b`, 'm'), `${flag} in serve --help`);
+      assert.equal((await cli({}, 'serve', flag, 'value', '--help')).code, 0, `serve ${flag}`);
+    }
+    const refused = await cli({ DATABASE_URL: `sqlite:${join(dir, 'flags.db')}` }, 'migrate', '--password-min-length', '5');
+    assert.equal(refused.code, 2);
+    assert.equal(refused.err, 'training-api: PASSWORD_MIN_LENGTH must be a whole number from 6 to 64 (got "5")');
+  });
+
   it('refuses an unusable DATABASE_URL or LOG_LEVEL as a usage error (exit code 2), without a stack trace', async () => {
     for (const [env, message] of [
       [{ DATABASE_URL: 'mysql://localhost/training' }, /DATABASE_URL must start with sqlite: or postgres:\/\//],

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, it } from 'node:test';
 import { verifyPassword } from '../../src/lib/passwords.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runCliWith } from '../helpers/cli.js';
 import { forEachEngine, type Harness } from '../helpers/harness.js';
 import { createCategory } from '../helpers/userfields.js';
 
@@ -118,6 +118,23 @@ forEachEngine('import and export of users', (h) => {
     assert.ok(lines.some((line) => line.startsWith('  row 5: password: ')));
     assert.equal((await h.get('users', { query: { limit: '100' } })).json().results.length, count);
     assert.equal(await userByEmail('new.person@example.com'), undefined);
+  });
+
+  it('holds passwords to PASSWORD_MIN_LENGTH, set in the environment or by its flag, as the API does', async () => {
+    const path = file('short-password.csv', 'email,password\nsix.characters@example.com,abcde1\nlong.enough@example.com,abcdefghijk1\n');
+    const message = 'row 2: password: The password must be 12 to 64 characters long and contain at least one letter and one number';
+    for (const run of [
+      await runCliWith({ DATABASE_URL: h.database.url, PASSWORD_MIN_LENGTH: '12' }, 'import', 'users', '--org', h.org.id, path),
+      await importUsers(h.org.id, path, '--password-min-length', '12'),
+    ]) {
+      assert.equal(run.code, 1, run.err);
+      assert.deepEqual(run.err.split('\n'), ['short-password.csv: 1 problem; nothing was written', `  ${message}`]);
+    }
+    assert.equal(await userByEmail('six.characters@example.com'), undefined);
+    assert.equal(await userByEmail('long.enough@example.com'), undefined);
+    const lenient = await importUsers(h.org.id, path);
+    assert.equal(lenient.code, 0, lenient.err);
+    assert.ok(await userByEmail('six.characters@example.com'));
   });
 
   it('refuses a column that names nothing, and a file it cannot read, with the row', async () => {

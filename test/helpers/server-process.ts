@@ -139,6 +139,16 @@ export class ServerProcess {
     this.#child.kill(signal);
   }
 
+  /** Whether any process of its group is still running: the server behind a launcher such as `npm start` too. */
+  get groupRunning(): boolean {
+    try {
+      process.kill(-this.#child.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Whether the process is still running. */
   get running(): boolean {
     return this.#child.exitCode === null && this.#child.signalCode === null;
@@ -194,6 +204,9 @@ export class ServerProcess {
     if (this.running) {
       process.kill(-this.#child.pid!, signal);
       await this.#exit;
+    } else if (this.groupRunning) {
+      // A launcher gone before what it started (npm start): the group's rest must not outlive the test.
+      process.kill(-this.#child.pid!, 'SIGKILL');
     }
     this.#agent.destroy();
   }

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '../helpers/eventually.js';
 import { ServerProcess } from '../helpers/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -93,6 +94,20 @@ describe('installation', { timeout: 2 * INSTALL_TIMEOUT_MS }, () => {
 
     const bin = join(dir, 'node_modules/.bin/training-api');
     assert.equal((await run(bin, ['--version'])).stdout.trim(), packageJson.version);
+
+    // Help needs no native module: not even argon2's prebuilt binary, which an install can lack (npm drops
+    // optional platform packages after a lock file made elsewhere, npm/cli#4828, or with --omit=optional).
+    const argon2 = join(dir, 'node_modules/@node-rs');
+    const binaries = (await readdir(argon2)).filter((name) => name.startsWith('argon2-'));
+    assert.ok(binaries.length > 0, 'the install has a prebuilt argon2 binary');
+    for (const name of binaries) await rename(join(argon2, name), join(dir, name));
+    for (const args of [['--help'], ['serve', '--help'], ['tokens', '--help']]) {
+      const help = await run('npx', ['--offline', 'training-api', ...args], { cwd: dir });
+      assert.match(help.stdout, /^Usage: training-api/, args.join(' '));
+      assert.doesNotMatch(help.stderr, /Error|\n\s+at /, args.join(' '));
+    }
+    assert.match((await run('npx', ['--offline', 'training-api', 'serve', '--help'], { cwd: dir })).stdout, /^ {2}--password-min-length <n> /m);
+    for (const name of binaries) await rename(join(dir, name), join(argon2, name));
     const server = await ServerProcess.start({}, { command: [bin, 'serve'], cwd: dir });
     servers.push(server);
     await healthy(server);
@@ -113,5 +128,10 @@ describe('installation', { timeout: 2 * INSTALL_TIMEOUT_MS }, () => {
     await healthy(server);
     assert.match(server.output, /TypeScript is not installed; starting the existing build/);
     await stat(join(dir, 'dist/src/cli/main.js'));
+
+    // SIGTERM to npm alone, as a service manager or `docker stop` sends it: the server behind it stops too, cleanly.
+    server.signal('SIGTERM');
+    await eventually(() => !server.groupRunning, { what: 'npm start and the server it started to stop' });
+    assert.match(server.output, /Shutting down/);
   });
 });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { verifyPassword } from '../../src/lib/passwords.js';
 import { forEachEngine } from '../helpers/harness.js';
+import { ScimClient, scimError } from '../scim/scim-client.js';
 
 const PASSWORD_MESSAGE = 'The password must be 6 to 64 characters long and contain at least one letter and one number';
 
@@ -344,12 +346,34 @@ forEachEngine(
       }
       assert.deepEqual((await h.post('users', { email: 'typed@example.com', password: 1234567890 })).json().fieldErrors, { password: message });
     });
+
+    it('keeps to its own policy, through SCIM too, when an app with another policy is built in the same process', async () => {
+      const lenient = await buildApp({ db: h.database.db });
+      try {
+        const short = { email: 'nine.characters@example.com', password: 'abcdefgh1' };
+        const refused = await h.post('users', short);
+        assert.equal(refused.statusCode, 400);
+        assert.deepEqual(refused.json().fieldErrors, { password: message });
+        const scim = await ScimClient.of(h);
+        const scimRefused = scimError(await scim.post('/Users', { userName: short.email, password: short.password }), 400, 'invalidValue');
+        assert.match(scimRefused.detail, /password: The password must be 10 to 64 characters/);
+        const accepted = await lenient.inject({
+          method: 'POST',
+          url: '/api/v5/users',
+          headers: { authorization: `Bearer ${h.org.token}` },
+          payload: short,
+        });
+        assert.equal(accepted.statusCode, 201, accepted.body);
+      } finally {
+        await lenient.close();
+      }
+    });
   },
-  { passwordMinLength: 10 },
+  { passwordPolicy: { minLength: 10 } },
 );
 
 it('reads PASSWORD_MIN_LENGTH: 6 by default, up to 64, never below 6', () => {
-  assert.equal(loadConfig({}).passwordMinLength, 6);
-  assert.equal(loadConfig({ PASSWORD_MIN_LENGTH: '8' }).passwordMinLength, 8);
+  assert.deepEqual(loadConfig({}).passwordPolicy, { minLength: 6 });
+  assert.deepEqual(loadConfig({ PASSWORD_MIN_LENGTH: '8' }).passwordPolicy, { minLength: 8 });
   for (const bad of ['5', '65', '8.5', 'eight', '']) assert.throws(() => loadConfig({ PASSWORD_MIN_LENGTH: bad }), /PASSWORD_MIN_LENGTH/, bad);
 });

@@ -4,6 +4,7 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { DomainError, NotFound } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
+import type { PasswordPolicy } from '../../lib/password-policy.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { bodyValidator } from '../../plugins/validation.js';
 import type { Caller } from '../../auth/caller.js';
@@ -24,8 +25,6 @@ import { groupIdsIn, userCondition } from './user-filter.js';
 import { userSchemaFor } from './user-schema.js';
 import { scimUsersRepository } from './scim-users.repository.js';
 
-const validateCreate = bodyValidator(CreateUser);
-const validateUpdate = bodyValidator(UpdateUser);
 const EMAIL = new RegExp(EMAIL_PATTERN, 'u');
 
 /** What one request needs to read and write users: the caller, where /scim/v2 is, and the organization's mappings. */
@@ -68,7 +67,9 @@ function valueChanges(mappings: readonly MappedUserfield[], before: UserInput, a
  * users and userfield values services (their validation, uniqueness rules and, later, events), user
  * and values in one transaction.
  */
-export function scimUsersService(db: Kysely<Database>) {
+export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordPolicy) {
+  const validateCreate = bodyValidator(CreateUser, passwordPolicy);
+  const validateUpdate = bodyValidator(UpdateUser, passwordPolicy);
   const users = scimUsersRepository(db);
   const mappingsService = attributeMappingsService(db);
 

@@ -1,0 +1,168 @@
+import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
+import type { Caller } from '../auth/caller.js';
+import { parseScopes, type Scope } from '../auth/scopes.js';
+import { flagOf, SETTING_NAMES, type Config, type Env } from '../config.js';
+import type { Database } from '../db/schema.js';
+import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
+
+/**
+ * What every command shares: the options, the errors, the context a command runs in. The commands
+ * themselves are in commands/, each loaded only when it runs (main.ts lists them), so that `--help`
+ * and `--version` need nothing else.
+ */
+
+/** The organization's administrator at the command line, for services that take a caller. */
+export function commandLineCaller(orgId: string): Caller {
+  return { orgId, tokenId: 'command-line', scopes: ['read', 'write'] };
+}
+
+/** Thrown for a mistake of the caller: printed without a stack trace, exit code 2. */
+export class UsageError extends Error {}
+
+/** The environment is not ready for the command (no database yet): one line, exit code 1. */
+export class SetupError extends Error {}
+
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** Options every command takes. */
+export const COMMON_OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+/** Options particular to some commands; each command lists the ones it takes. */
+const COMMAND_OPTIONS = {
+  name: { type: 'string' },
+  org: { type: 'string' },
+  scopes: { type: 'string' },
+  expires: { type: 'string' },
+  users: { type: 'string' },
+  'userfield-values': { type: 'string' },
+  registrations: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  attribute: { type: 'string' },
+  userfield: { type: 'string' },
+  yes: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  format: { type: 'string' },
+  output: { type: 'string' },
+  encoding: { type: 'string' },
+  map: { type: 'string' },
+  'ignore-columns': { type: 'string' },
+  sheet: { type: 'string' },
+  'deactivate-missing': { type: 'boolean' },
+  'max-changes': { type: 'string' },
+  'only-imported': { type: 'boolean' },
+  excel: { type: 'boolean' },
+} as const;
+
+export type CommandOption = keyof typeof COMMAND_OPTIONS;
+
+export function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        ...COMMON_OPTIONS,
+        ...COMMAND_OPTIONS,
+        ...Object.fromEntries(SETTING_NAMES.map((name) => [flagOf(name), { type: 'string' as const }])),
+      },
+    });
+  } catch (error) {
+    // Node's own messages run to three sentences; one line says enough.
+    const { code, message } = error as { code?: string; message: string };
+    const option = /'(-[^']*)'/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${option}; see training-api --help`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${message.split('\n')[0]}`);
+    throw error;
+  }
+}
+
+export type Values = ReturnType<typeof parse>['values'];
+
+/** The settings given as flags, keyed by their environment variables. */
+export function settingsOf(values: Values): Env {
+  const overrides: Env = {};
+  for (const name of SETTING_NAMES) {
+    const value = (values as Record<string, unknown>)[flagOf(name)];
+    if (typeof value === 'string') overrides[name] = value;
+  }
+  return overrides;
+}
+
+export function required(value: string | undefined, flag: string): string {
+  if (!value?.trim()) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+/** The whole number given for `flag`, from `min` up to `max` when there is one. */
+export function countOption(value: string | undefined, flag: string, min: number, max?: number): number {
+  const count = Number(required(value, flag));
+  if (!/^\d+$/.test(value!.trim()) || count < min || (max !== undefined && count > max)) {
+    const range = max === undefined ? (min === 1 ? 'a positive integer' : `an integer of at least ${min}`) : `an integer from ${min} to ${max}`;
+    throw new UsageError(`${flag} must be ${range} (got "${value}")`);
+  }
+  return count;
+}
+
+/** The `--org` value, which must name an existing organization. */
+export async function organizationOf(db: Kysely<Database>, orgId: string | undefined): Promise<string> {
+  const id = required(orgId, '--org');
+  if (!(await organizationsRepository(db).find(id))) throw new UsageError(`No organization has the id ${id}`);
+  return id;
+}
+
+/** The `--scopes` value; an empty one is refused like any other list without a scope, not read as "all scopes". */
+export function scopesOption(value: string | undefined): Scope[] | undefined {
+  try {
+    return value === undefined ? undefined : parseScopes(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** A value as a table cell: a list joined by commas, an object as JSON, nothing as an empty cell. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(cell).join(',');
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
+export function table(rows: Record<string, unknown>[], columns: string[]): string {
+  return rows.map((row) => columns.map((c) => cell(row[c])).join('\t')).join('\n');
+}
+
+export interface Context {
+  values: Values;
+  /** The positional arguments after the command's name. */
+  args: string[];
+  config: Config;
+  io: Output;
+  /** `value` as JSON with --json, else `plain`. */
+  print(value: unknown, plain: string): void;
+  /** The database, for commands that declare one. */
+  db: Kysely<Database>;
+}
+
+export interface Command {
+  /** The words that call it: `tokens create`. */
+  name: string;
+  /** Its arguments and options, for the usage line. */
+  synopsis?: string;
+  description: string;
+  /** Positional arguments, in order; each is required. */
+  args?: string[];
+  /** Options beyond --json, --help and the settings of the environment. */
+  options?: CommandOption[];
+  /** Opened and migrated before `run`: `create` may create a new SQLite file, `existing` refuses to. */
+  database?: 'create' | 'existing';
+  run(context: Context): Promise<number>;
+}

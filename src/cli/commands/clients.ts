@@ -1,0 +1,25 @@
+import { clientsService } from '../../oauth/clients.service.js';
+import { organizationOf, scopesOption, table, UsageError, type Context } from '../command.js';
+
+/** `clients create`, `list` and `revoke`: OAuth 2.0 clients, through their service. */
+
+export async function create({ db, values, print }: Context): Promise<number> {
+  const orgId = await organizationOf(db, values.org);
+  const { secret, info } = await clientsService(db).create(orgId, { name: values.name, scopes: scopesOption(values.scopes) });
+  print({ clientId: info.id, clientSecret: secret, ...info }, `${info.id}\t${secret}`);
+  return 0;
+}
+
+export async function list({ db, values, print }: Context): Promise<number> {
+  const clients = await clientsService(db).list(await organizationOf(db, values.org));
+  const columns = ['id', 'name', 'scopes', 'createdDate', 'lastUsedDate', 'revokedDate'];
+  print(clients, table(clients as unknown as Record<string, unknown>[], columns));
+  return 0;
+}
+
+export async function revoke({ db, args, print }: Context): Promise<number> {
+  const info = await clientsService(db).revoke(args[0]!);
+  if (!info) throw new UsageError(`No OAuth client has the id ${args[0]}`);
+  print(info, info.id);
+  return 0;
+}
