@@ -175,6 +175,45 @@ export function registrationsService(db: Kysely<Database>) {
       });
     },
 
+    /**
+     * Registers users just created in this unit of work (the seed's) in each of `offeringIds`, as
+     * `create` would one by one, with a registration.created event each, in a few multi-row
+     * statements: new users hold no registration that could block one. An offering missing or not
+     * open refuses them all.
+     */
+    async createForNewUsers(caller: Caller, offeringIds: readonly string[], userIds: readonly string[]): Promise<void> {
+      const { orgId } = caller;
+      if (offeringIds.length === 0 || userIds.length === 0) return;
+      await inTransaction(db, async (trx) => {
+        const at = now();
+        const rows: RegistrationRow[] = [];
+        for (const offeringId of offeringIds) {
+          const offering = await offeringsRepository(trx).lockForRegistration(orgId, offeringId, at);
+          if (!offering?.open) throw errors.fieldErrors({ offeringId: offering ? NOT_OPEN : NOT_FOUND_MESSAGE });
+          for (const userId of userIds) {
+            rows.push({
+              org_id: orgId,
+              id: newId(),
+              user_id: userId,
+              offering_id: offeringId,
+              title: offering.title,
+              status: 'active',
+              grade: null,
+              grader_id: null,
+              grader_comment: null,
+              created_date: at,
+              updated_date: at,
+              begin_date: at,
+              last_active_date: null,
+              end_date: null,
+            });
+          }
+        }
+        await registrationsRepository(trx).insertMany(rows);
+        for (const row of rows) recordEvent(trx, orgId, 'registration.created', toResponse(row));
+      });
+    },
+
     /** Ejects or grades, with the registration row locked so concurrent changes apply one after another. */
     async update(caller: Caller, id: string, input: UpdateRegistration): Promise<void> {
       await inTransaction(db, async (trx) => {
