@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { loadConfig, SETTING_NAMES, SETTINGS, flagOf, type Env, type Config, type SettingSpec } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { ConfigError } from '../lib/config-error.js';
+import { DomainError } from '../lib/domain-errors.js';
 import { VERSION } from '../lib/version.js';
 import { COMMON_OPTIONS, parse, required, settingsOf, SetupError, UsageError, type Command, type Output } from './command.js';
 
@@ -354,7 +355,13 @@ export async function main(
       io.err(`training-api: ${error.message}`);
       return 1;
     }
-    if (error instanceof UsageError || error instanceof ConfigError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+    // A service's refusal (a mapping to a userfield that does not exist, ...) is the operator's to correct, as a usage error is.
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof DomainError ||
+      (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+    ) {
       io.err(`training-api: ${message}`);
       return 2;
     }

@@ -1,6 +1,5 @@
-import { ApiError } from '../../lib/errors.js';
 import { attributeMappingsService } from '../../scim/mappings/attribute-mappings.service.js';
-import { commandLineCaller, organizationOf, required, table, UsageError, type Context } from '../command.js';
+import { commandLineCaller, organizationOf, required, table, type Context } from '../command.js';
 
 /** `scim attributes`, `map` and `unmap`: the organization's SCIM attribute mappings, through the service of /scimattributes. */
 
@@ -22,12 +21,7 @@ export function unmap(context: Context): Promise<number> {
 async function updateMapping({ db, values, print }: Context, userfieldId: string | null): Promise<number> {
   const caller = commandLineCaller(await organizationOf(db, values.org));
   const attribute = required(values.attribute, '--attribute');
-  try {
-    await attributeMappingsService(db).update(caller, { [attribute]: userfieldId });
-  } catch (error) {
-    if (error instanceof ApiError) throw new UsageError(Object.values(error.body.fieldErrors ?? {}).join('; ') || error.message);
-    throw error;
-  }
+  await attributeMappingsService(db).update(caller, { [attribute]: userfieldId });
   const mappings = await attributeMappingsService(db).get(caller);
   print(mappings, userfieldId ? `${attribute} → ${userfieldId}` : `${attribute} is no longer mapped`);
   return 0;

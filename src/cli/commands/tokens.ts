@@ -1,4 +1,4 @@
-import { tokensService } from '../../resources/tokens/tokens.service.js';
+import { tokensService } from '../../auth/tokens.service.js';
 import { organizationOf, scopesOption, table, UsageError, type Context } from '../command.js';
 
 /** `tokens create`, `list`, `revoke` and `rotate`, through the tokens service. */

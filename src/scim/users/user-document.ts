@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FieldErrors } from '../../lib/errors.js';
+import type { FieldErrors } from '../../lib/domain-errors.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
 import type { ScimDocument } from '../documents.js';
