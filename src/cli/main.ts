@@ -171,7 +171,7 @@ const COMMANDS: Command[] = [
     args: ['file'],
     options: ['org', 'dry-run', 'encoding', 'sheet', 'map', 'ignore-columns', 'deactivate-missing', 'max-changes', 'only-imported'],
     database: 'existing',
-    run: async (context) => (await users()).importUsers(context),
+    run: async (context) => (await users()).importCommand(context),
   },
   {
     name: 'export users',
@@ -180,7 +180,7 @@ const COMMANDS: Command[] = [
       "write the organization's users in the format import reads (to stdout unless --output), xlsx an Excel workbook; --excel writes CSV as Excel opens it (UTF-8 with a byte order mark, CRLF)",
     options: ['org', 'format', 'output', 'excel'],
     database: 'existing',
-    run: async (context) => (await users()).exportUsers(context),
+    run: async (context) => (await users()).exportCommand(context),
   },
   {
     name: 'copy',

@@ -1,17 +1,16 @@
 import cliProgress from 'cli-progress';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import { analyze } from '../db/database.js';
-import { lookupKey } from '../db/keys.js';
-import type { Database, RegistrationsTable, UserfieldsTable, UserfieldValuesTable, UsersTable } from '../db/schema.js';
-import { newId } from '../lib/ids.js';
+import type { Database, UserfieldsTable } from '../db/schema.js';
+import { inTransaction } from '../db/unit-of-work.js';
 import { hashPassword } from '../lib/passwords.js';
-import { tagsColumn } from '../lib/tags.js';
-import { now } from '../lib/time.js';
 import { offeringsService } from '../resources/offerings/offerings.service.js';
-import { checkValue } from '../resources/userfield-values/value-checks.js';
+import { registrationsService } from '../resources/registrations/registrations.service.js';
+import { userfieldValuesService } from '../resources/userfield-values/userfield-values.service.js';
 import type { CreateUserfield } from '../resources/userfields/userfields.schemas.js';
 import { userfieldsService } from '../resources/userfields/userfields.service.js';
+import { usersService, type UserCreation } from '../resources/users/users.service.js';
 
 const FIRST_NAMES = [
   'Ada',
@@ -56,8 +55,6 @@ const LANGUAGES = ['English', 'French', 'German', 'Spanish', 'Dutch'];
 
 /** Users per transaction: large enough that commits do not dominate, small enough to show progress. */
 const USERS_PER_BATCH = 1000;
-/** Bound parameters per statement: far below both engines' limits (SQLite 32,766, PostgreSQL 65,535). */
-const PARAMETERS_PER_STATEMENT = 8000;
 const CATEGORY_NAME = 'Demo profile';
 const OFFERING_TITLE = 'Demo course';
 
@@ -107,42 +104,19 @@ function pick<T>(list: readonly T[], n: number): T {
 }
 
 /** A plausible user for position `n`; every seeded user shares one password (hashing each would take minutes). */
-function demoUser(orgId: string, n: number, runTag: string, passwordHash: string, createdDate: string): UsersTable {
-  const first = pick(FIRST_NAMES, n);
-  const last = pick(LAST_NAMES, Math.floor(n / FIRST_NAMES.length));
-  const username = `${first}.${last}.${runTag}${n}`.toLowerCase();
-  const email = `${username}@example.com`;
+function demoUser(n: number, runTag: string, passwordHash: string): UserCreation {
+  const firstName = pick(FIRST_NAMES, n);
+  const lastName = pick(LAST_NAMES, Math.floor(n / FIRST_NAMES.length));
+  const username = `${firstName}.${lastName}.${runTag}${n}`.toLowerCase();
   return {
-    org_id: orgId,
-    id: newId(),
-    first_name: first,
-    last_name: last,
+    firstName,
+    lastName,
     username,
-    username_key: lookupKey(username),
-    email,
-    email_key: lookupKey(email),
-    password_hash: passwordHash,
+    email: `${username}@example.com`,
+    passwordHash,
     locale: pick(LOCALES, n),
-    tags: tagsColumn([pick(DEPARTMENTS, n), n % 5 === 0 ? 'manager' : 'staff']),
-    created_date: createdDate,
-    updated_date: createdDate,
-    last_login_date: null,
-    active: true,
-    external_id: null,
+    tags: [pick(DEPARTMENTS, n), n % 5 === 0 ? 'manager' : 'staff'],
   };
-}
-
-/** Inserts rows with as many per statement as the parameter budget allows. */
-async function insertAll<T extends keyof Database>(trx: Transaction<Database>, table: T, rows: Database[T][]): Promise<void> {
-  if (rows.length === 0) return;
-  const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Object.keys(rows[0]!).length));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    // Kysely's insert typing cannot follow a table name chosen at run time.
-    await trx
-      .insertInto(table)
-      .values(rows.slice(start, start + perStatement) as never)
-      .execute();
-  }
 }
 
 /** The first `count` demo userfields of the organization, made through the service when missing. */
@@ -170,17 +144,11 @@ async function demoOfferings(db: Kysely<Database>, caller: Caller, count: number
   return titles.map((title) => byTitle.get(title)!);
 }
 
-/** Stored form of user `n`'s value of a demo field: checked as a PUT would check it. */
-function storedValue(field: UserfieldsTable, raw: unknown): string {
-  const checked = checkValue(field, raw);
-  if ('error' in checked) throw new Error(`Demo value for ${field.name} refused: ${checked.error}`);
-  return JSON.stringify(checked.value);
-}
-
 /**
- * Adds demo users, optionally with userfield values and active registrations, in batches (one
- * transaction and a few multi-row statements per batch) with a progress bar on stderr, then
- * refreshes the planner's statistics.
+ * Adds demo users, optionally with userfield values and active registrations, in batches with a
+ * progress bar on stderr, then refreshes the planner's statistics. Each batch is one unit of work of
+ * the users, values and registrations services (a few multi-row statements each), so the seeded
+ * users, their values and registrations are recorded in the event feed as the API's would be.
  */
 export async function seed(
   db: Kysely<Database>,
@@ -191,7 +159,7 @@ export async function seed(
   const { users: count, userfieldValues = 0, registrations = 0 } = options;
   const caller: Caller = { orgId, tokenId: 'seed', scopes: ['read', 'write'] };
   const fields = userfieldValues > 0 ? await demoUserfields(db, caller, userfieldValues) : [];
-  const offerings = registrations > 0 ? await demoOfferings(db, caller, registrations) : [];
+  const offeringIds = registrations > 0 ? (await demoOfferings(db, caller, registrations)).map((offering) => offering.id) : [];
   const password = 'training1';
   const passwordHash = await hashPassword(password);
   const runTag = Date.now().toString(36);
@@ -203,46 +171,28 @@ export async function seed(
   bar.start(count, 0);
   try {
     for (let start = 0; start < count; start += USERS_PER_BATCH) {
-      const size = Math.min(USERS_PER_BATCH, count - start);
-      const createdDate = now();
-      const users = Array.from({ length: size }, (_, i) => demoUser(orgId, start + i, runTag, passwordHash, createdDate));
-      const values: UserfieldValuesTable[] = [];
-      const registered: RegistrationsTable[] = [];
-      users.forEach((user, i) => {
-        fields.forEach((field, f) => {
-          values.push({ org_id: orgId, user_id: user.id, userfield_id: field.id, value: storedValue(field, DEMO_FIELDS[f]!.valueOf(start + i)) });
-        });
-        for (const offering of offerings) {
-          registered.push({
-            org_id: orgId,
-            id: newId(),
-            user_id: user.id,
-            offering_id: offering.id,
-            title: offering.title,
-            status: 'active',
-            grade: null,
-            grader_id: null,
-            grader_comment: null,
-            created_date: createdDate,
-            updated_date: createdDate,
-            begin_date: createdDate,
-            last_active_date: null,
-            end_date: null,
-          });
-        }
+      const positions = Array.from({ length: Math.min(USERS_PER_BATCH, count - start) }, (_, i) => start + i);
+      await inTransaction(db, async (trx) => {
+        const ids = await usersService(trx).createMany(
+          caller,
+          positions.map((n) => demoUser(n, runTag, passwordHash)),
+        );
+        await userfieldValuesService(trx).setOfNewUsers(
+          caller,
+          ids.map((userId, i) => ({
+            userId,
+            values: Object.fromEntries(fields.map((field, f) => [field.id, DEMO_FIELDS[f]!.valueOf(positions[i]!)])),
+          })),
+        );
+        await registrationsService(trx).createForNewUsers(caller, offeringIds, ids);
       });
-      await db.transaction().execute(async (trx) => {
-        await insertAll(trx, 'users', users);
-        await insertAll(trx, 'userfield_values', values);
-        await insertAll(trx, 'registrations', registered);
-      });
-      bar.increment(size);
+      bar.increment(positions.length);
     }
   } finally {
     bar.stop();
   }
   await analyze(db, ['users', 'userfield_values', 'registrations', 'userfields', 'offerings']);
-  return { users: count, userfieldValues: count * fields.length, registrations: count * offerings.length, password };
+  return { users: count, userfieldValues: count * fields.length, registrations: count * offeringIds.length, password };
 }
 
 /** `count` demo users without values or registrations; returns their shared password. */

@@ -153,6 +153,18 @@ for (const engine of ALL_ENGINES) {
         ['active', 'active', 'active'],
       );
 
+      // Through the services, as the API's writes: each seeded user, its values and registrations are in the event feed.
+      const events = await database.db
+        .selectFrom('events')
+        .select(['type', (eb) => eb.fn.countAll<number | string>().as('count')])
+        .where('org_id', '=', orgId)
+        .groupBy('type')
+        .execute();
+      const counts = Object.fromEntries(events.map((event) => [event.type, Number(event.count)]));
+      assert.equal(counts['user.created'], 1200);
+      assert.equal(counts['userfieldvalues.updated'], 1200);
+      assert.equal(counts['registration.created'], 3600);
+
       // A second seed reuses the demo fields and offerings.
       await succeed('seed', '--org', orgId, '--users', '1', '--userfield-values', '10', '--registrations', '3');
       const fields = await database.db.selectFrom('userfields').select('id').where('org_id', '=', orgId).execute();

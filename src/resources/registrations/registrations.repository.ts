@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { pageWindow, withinRange } from '../../db/filters.js';
+import { batches } from '../../db/batches.js';
 import { forUpdate } from '../../db/locking.js';
 import type { Database, RegistrationsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
@@ -88,6 +89,10 @@ export function registrationsRepository(db: Kysely<Database> | Transaction<Datab
 
     async insert(row: RegistrationRow): Promise<void> {
       await db.insertInto('registrations').values(row).execute();
+    },
+
+    async insertMany(rows: readonly RegistrationRow[]): Promise<void> {
+      for (const batch of batches(rows)) await db.insertInto('registrations').values(batch).execute();
     },
 
     /** Every change stamps updated_date. */

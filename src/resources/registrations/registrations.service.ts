@@ -94,6 +94,26 @@ function graded(row: RegistrationRow, grading: Grading, passingGrade: number, at
   return patch;
 }
 
+/** An active registration of the user in the offering, beginning `at`. */
+function newRegistration(orgId: string, userId: string, offeringId: string, title: string, at: string): RegistrationRow {
+  return {
+    org_id: orgId,
+    id: newId(),
+    user_id: userId,
+    offering_id: offeringId,
+    title,
+    status: 'active',
+    grade: null,
+    grader_id: null,
+    grader_comment: null,
+    created_date: at,
+    updated_date: at,
+    begin_date: at,
+    last_active_date: null,
+    end_date: null,
+  };
+}
+
 export function registrationsService(db: Kysely<Database>) {
   const registrations = registrationsRepository(db);
   const users = usersRepository(db);
@@ -152,26 +172,33 @@ export function registrationsService(db: Kysely<Database>) {
         if (blocking === 'active') throw new Refused(ALREADY_ACTIVE);
         if (blocking) throw new Refused(ALREADY_COMPLETED);
 
-        const row: RegistrationRow = {
-          org_id: orgId,
-          id: newId(),
-          user_id: input.userId,
-          offering_id: input.offeringId,
-          title: offering.title,
-          status: 'active',
-          grade: null,
-          grader_id: null,
-          grader_comment: null,
-          created_date: at,
-          updated_date: at,
-          begin_date: at,
-          last_active_date: null,
-          end_date: null,
-        };
+        const row = newRegistration(orgId, input.userId, input.offeringId, offering.title, at);
         await repository.insert(row);
         recordEvent(trx, orgId, 'registration.created', toResponse(row));
         await caller.idempotentWrite?.settle(trx, row.id);
         return row.id;
+      });
+    },
+
+    /**
+     * Registers users just created in this unit of work (the seed's) in each of `offeringIds`, as
+     * `create` would one by one, with a registration.created event each, in a few multi-row
+     * statements: new users hold no registration that could block one. An offering missing or not
+     * open refuses them all.
+     */
+    async createForNewUsers(caller: Caller, offeringIds: readonly string[], userIds: readonly string[]): Promise<void> {
+      const { orgId } = caller;
+      if (offeringIds.length === 0 || userIds.length === 0) return;
+      await inTransaction(db, async (trx) => {
+        const at = now();
+        const rows: RegistrationRow[] = [];
+        for (const offeringId of offeringIds) {
+          const offering = await offeringsRepository(trx).lockForRegistration(orgId, offeringId, at);
+          if (!offering?.open) throw new Invalid({ offeringId: offering ? NOT_OPEN : NOT_FOUND_MESSAGE });
+          for (const userId of userIds) rows.push(newRegistration(orgId, userId, offeringId, offering.title, at));
+        }
+        await registrationsRepository(trx).insertMany(rows);
+        for (const row of rows) recordEvent(trx, orgId, 'registration.created', toResponse(row));
       });
     },
 
