@@ -4,7 +4,8 @@ import type { Caller } from '../auth/caller.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
 import { flagOf, SETTING_NAMES, type Config, type Env } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
+import { NotFound } from '../lib/domain-errors.js';
+import { organizationsService, type Organization } from '../resources/organizations/organizations.service.js';
 
 /**
  * What every command shares: the options, the errors, the context a command runs in. The commands
@@ -112,11 +113,19 @@ export function countOption(value: string | undefined, flag: string, min: number
   return count;
 }
 
+/** The organization `id` names, or the usage error that says there is none. */
+export async function existingOrganization(db: Kysely<Database>, id: string): Promise<Organization> {
+  try {
+    return await organizationsService(db).get(id);
+  } catch (error) {
+    if (error instanceof NotFound) throw new UsageError(`No organization has the id ${id}`);
+    throw error;
+  }
+}
+
 /** The `--org` value, which must name an existing organization. */
 export async function organizationOf(db: Kysely<Database>, orgId: string | undefined): Promise<string> {
-  const id = required(orgId, '--org');
-  if (!(await organizationsRepository(db).find(id))) throw new UsageError(`No organization has the id ${id}`);
-  return id;
+  return (await existingOrganization(db, required(orgId, '--org'))).id;
 }
 
 /** The `--scopes` value; an empty one is refused like any other list without a scope, not read as "all scopes". */
