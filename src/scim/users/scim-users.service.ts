@@ -19,7 +19,8 @@ import { listResponse, type ListQuery, type ListResponse } from '../list.js';
 import { attributeMappingsService, type MappedUserfield } from '../mappings/attribute-mappings.service.js';
 import { applyPatch, readPatchRequest } from '../patch.js';
 import { scimErrors, toScimError } from '../scim-errors.js';
-import { readUser, renderUser, versionMatches, type UserInput, type UserRecord } from './user-document.js';
+import { readUser, renderUser, type UserInput, type UserRecord } from './user-document.js';
+import { checkVersion } from '../versions.js';
 import { groupIdsIn, userCondition } from './user-filter.js';
 import { userSchemaFor } from './user-schema.js';
 import { scimUsersRepository } from './scim-users.repository.js';
@@ -174,15 +175,13 @@ export function scimUsersService(db: Kysely<Database>) {
     return id;
   }
 
-  /** Locks the user and reads its current document; 404 when the organization has no such user. */
   /** The user as it stands, locked until the transaction ends; `ifMatch` (a request's If-Match) must name its version. */
   async function current(ctx: Context, trx: Kysely<Database>, id: string, ifMatch?: string): Promise<ScimDocument> {
     if (!isId(id) || !(await lockUser(trx, ctx.caller.orgId, id))) throw scimErrors.notFound('User', id);
     const row = (await scimUsersRepository(trx).find(ctx.caller.orgId, id))!;
     const [record] = await records(ctx.caller.orgId, [row], ctx.mappings, trx);
     const document = renderUser(record!, ctx.mappings, ctx.base);
-    const { version } = document.meta as { version: string };
-    if (ifMatch !== undefined && !versionMatches(ifMatch, version)) throw scimErrors.versionChanged(version);
+    checkVersion(document, ifMatch);
     return document;
   }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FieldErrors } from '../../lib/errors.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
@@ -7,6 +6,7 @@ import type { MappedUserfield } from '../mappings/attribute-mappings.service.js'
 import { isStandardAttribute, type MappedAttribute } from '../mappings/mapped-attribute.js';
 import { USER_SCHEMA } from '../schemas.js';
 import { scimErrors } from '../scim-errors.js';
+import { versionOf } from '../versions.js';
 
 /** A user as stored: its row, its values of mapped userfields and the groups whose tag it carries. */
 export interface UserRecord {
@@ -32,20 +32,6 @@ export interface UserInput {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** Weak entity tag of a representation: any change of it, lastModified included, changes the tag. */
-export function versionOf(document: ScimDocument): string {
-  return `W/"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 22)}"`;
-}
-
-/**
- * Whether an If-Match header names `version` (RFC 7644 §3.14): `*`, or a list of entity tags compared
- * weakly, as SCIM's versions are weak.
- */
-export function versionMatches(ifMatch: string, version: string): boolean {
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifMatch.trim() === '*' || ifMatch.split(',').some((tag) => opaque(tag) === opaque(version));
 }
 
 /** Places a mapped attribute's value where its path says, in a document being built. */
