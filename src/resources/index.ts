@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/unit-of-work.js';
 import type { ApiInstance, ConditionalResourceRoutes } from '../http/api-instance.js';
 import type { WithinTransaction } from '../http/conditional-requests.js';
-import { requestExample, type ApiTag, type DocumentRewrite } from '../lib/openapi.js';
+import { requestExample, requestRules, type ApiTag, type DocumentRewrite } from '../lib/openapi.js';
 import { agreementsRoutes, agreementsTag } from './agreements/agreements.routes.js';
 import { agreementsService } from './agreements/agreements.service.js';
 import { offeringCategoriesRoutes, offeringCategoriesTag } from './offering-categories/offering-categories.routes.js';
@@ -78,7 +78,16 @@ export const resources: readonly Resource[] = [
   resource(userfieldValuesService, userfieldValuesRoutes, userfieldValuesTag),
   resource(offeringCategoriesService, offeringCategoriesRoutes, offeringCategoriesTag),
   resource(offeringsService, offeringsRoutes, offeringsTag),
-  resource(registrationsService, registrationsRoutes, registrationsTag),
+  resource(
+    registrationsService,
+    registrationsRoutes,
+    registrationsTag,
+    // A change is a status (ejected) or a grade, one of them; a comment comes with a grade.
+    requestRules('/registrations/{id}', 'put', {
+      oneOf: [{ required: ['status'] }, { required: ['grade'] }],
+      dependentRequired: { graderComment: ['grade'] },
+    }),
+  ),
   resource(agreementsService, agreementsRoutes, agreementsTag),
   resource(attributeMappingsService, attributeMappingsRoutes, attributeMappingsTag),
   resource(eventsService, eventsRoutes, eventsTag),

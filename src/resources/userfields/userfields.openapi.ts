@@ -35,6 +35,8 @@ function variantOf(schema: JsonSchema, type: UserfieldType, typeValues: string[]
     title: `${creating ? 'New ' : ''}${capitalized(type)} userfield`,
     properties,
     required: [...required].filter((name) => name in properties),
+    // A new field goes into a category, named by id or by name (or both, when they agree).
+    ...(creating ? { anyOf: [{ required: ['categoryId'] }, { required: ['categoryName'] }] } : {}),
   };
 }
 
