@@ -38,7 +38,8 @@ export const scimGroupsRoutes: ResourceRoutes<ScimGroupsService> = async (app, {
 
   app.patch<ById>('/Groups/:id', async (request, reply) => {
     const version = await service.patch(context(request), request.params.id, request.body, ifMatchOf(request));
-    return reply.code(204).header('ETag', version).send();
+    if (version !== undefined) reply.header('ETag', version);
+    return reply.code(204).send();
   });
 
   app.delete<ById>('/Groups/:id', async (request, reply) => {
