@@ -19,15 +19,15 @@ const ASSEMBLED = [
   'oauth',
   'scim',
   'imports',
-  'resources/index.ts',
+  'api-resources.ts',
   'server',
 ];
 
 /**
  * What each part of src/ may import besides itself: imports point down, never up. A part not named in
- * another's list is above it. src/resources/index.ts, the list of every resource, stands above the
- * resources (and SCIM's attribute mappings) it assembles; resources may use each other's services,
- * repositories and schemas, but never each other's routes.
+ * another's list is above it. src/api-resources.ts, the list of every resource of the API, stands above
+ * the resources (and SCIM's attribute mappings, webhooks and imports) it assembles; resources may use each
+ * other's services, repositories and schemas, but never each other's routes.
  */
 const LAYERS = {
   lib: [],
@@ -45,7 +45,7 @@ const LAYERS = {
   scim: ['lib', 'db', 'auth', 'events', 'http', 'plugins', 'resources'],
   // Importing and exporting an organization's users from files, for the command line and POST /imports.
   imports: ['lib', 'db', 'auth', 'events', 'http', 'idempotency', 'plugins', 'resources'],
-  'resources/index.ts': ['lib', 'db', 'auth', 'events', 'http', 'resources', 'scim', 'imports'],
+  'api-resources.ts': ['lib', 'db', 'auth', 'events', 'http', 'resources', 'scim', 'imports'],
   server: ['lib', 'db', 'events', 'http', 'plugins'],
   'config.ts': ['lib', 'db', 'events', 'rate-limit', 'server'],
   'app.ts': ASSEMBLED,
@@ -54,7 +54,7 @@ const LAYERS = {
 
 /** `…/src/resources/users/users.service.ts` → ['resources', 'users', 'users.service.ts']. */
 const partsOf = (file) => relative(SRC, file).split(sep);
-const layerOf = (parts) => (parts.length === 2 && parts.join('/') === 'resources/index.ts' ? 'resources/index.ts' : parts[0]);
+const layerOf = (parts) => parts[0];
 
 const layering = {
   meta: {
@@ -78,7 +78,7 @@ const layering = {
           message: `src/${layer} must not import src/${targetLayer}, which is not below it (LAYERS in eslint.config.js)`,
         });
       } else if (layer === 'resources' && parts[1] !== target[1] && target.at(-1).endsWith('.routes.ts')) {
-        context.report({ node: node.source, message: "a resource must not import another resource's routes: src/resources/index.ts assembles them" });
+        context.report({ node: node.source, message: "a resource must not import another resource's routes: src/api-resources.ts assembles them" });
       }
     };
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };

@@ -18,7 +18,7 @@ import type { Caller } from '../src/auth/caller.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
 import { organizationsRepository } from '../src/resources/organizations/organizations.repository.js';
-import { tokensService } from '../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../src/auth/tokens.service.js';
 import { userfieldsService } from '../src/resources/userfields/userfields.service.js';
 import { runCli } from './processes.js';
 

@@ -16,7 +16,7 @@ import { buildApp } from '../../src/app.js';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { listenTls } from '../../src/server/listener.js';
 import { ensureSelfSignedCertificate } from '../../src/server/tls-certificate.js';
 import { seedUsers } from '../../src/cli/seed.js';

@@ -19,7 +19,7 @@ import { migrateToLatest, openDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 import { newId } from '../../src/lib/ids.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { formatOps, median, row } from '../stats.js';
 
 const USERS = 1_000;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { seedUsers } from '../../src/cli/seed.js';
 import { median } from '../stats.js';
 

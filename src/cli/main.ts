@@ -10,9 +10,9 @@ import type { Database } from '../db/schema.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
 import { clientsService } from '../oauth/clients.service.js';
-import { tokensService } from '../resources/tokens/tokens.service.js';
+import { tokensService } from '../auth/tokens.service.js';
 import type { Caller } from '../auth/caller.js';
-import { ApiError } from '../lib/errors.js';
+import { DomainError } from '../lib/domain-errors.js';
 import { VERSION } from '../lib/version.js';
 import { attributeMappingsService } from '../scim/mappings/attribute-mappings.service.js';
 import { backupCommand } from './backup.js';
@@ -578,12 +578,7 @@ function localHealth(config: Config): Promise<number | string> {
 async function updateScimMapping({ db, values, print }: Context, userfieldId: string | null): Promise<number> {
   const caller = commandLineCaller(await organizationOf(db, values.org));
   const attribute = required(values.attribute, '--attribute');
-  try {
-    await attributeMappingsService(db).update(caller, { [attribute]: userfieldId });
-  } catch (error) {
-    if (error instanceof ApiError) throw new UsageError(Object.values(error.body.fieldErrors ?? {}).join('; ') || error.message);
-    throw error;
-  }
+  await attributeMappingsService(db).update(caller, { [attribute]: userfieldId });
   const mappings = await attributeMappingsService(db).get(caller);
   print(mappings, userfieldId ? `${attribute} → ${userfieldId}` : `${attribute} is no longer mapped`);
   return 0;
@@ -686,7 +681,13 @@ export async function main(
       io.err(`training-api: ${error.message}`);
       return 1;
     }
-    if (error instanceof UsageError || error instanceof ConfigError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+    // A service's refusal (a mapping to a userfield that does not exist, ...) is the operator's to correct, as a usage error is.
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof DomainError ||
+      (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+    ) {
       io.err(`training-api: ${message}`);
       return 2;
     }

@@ -9,7 +9,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/databa
 import type { ApiInstance } from '../http/api-instance.js';
 import { isPostgres } from '../db/locking.js';
 import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
-import { tokensService } from '../resources/tokens/tokens.service.js';
+import { tokensService } from '../auth/tokens.service.js';
 import { listenPlain, listenTls, type RunningServer } from '../server/listener.js';
 import { ensureSelfSignedCertificate, loadCertificate } from '../server/tls-certificate.js';
 import { reportUnexpectedErrors } from '../server/unexpected-errors.js';

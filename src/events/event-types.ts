@@ -24,13 +24,28 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * What each event type carries as `data`: the resource's representation, declared beside the resource's
+ * schemas by the module that owns it (`declare module '.../events/event-types.js'`), so that events need
+ * none of the resources. `recordEvent` takes for each type exactly its representation.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface EventData {}
+
+/** The `data` of an event of type `T`; never for a type no resource declared, so that recording one does not compile. */
+export type EventDataOf<T extends EventType> = T extends keyof EventData ? EventData[T] : never;
+
+/** Every type has its data declared: a type left out makes this line fail to compile. */
+const everyTypeDeclared: Exclude<EventType, keyof EventData> extends never ? true : never = true;
+void everyTypeDeclared;
+
 /** An event as the feed lists it and webhooks receive it. */
-export interface EventPayload {
+export interface EventPayload<T extends EventType = EventType> {
   id: string;
-  type: EventType;
+  type: T;
   createdDate: string;
   organizationId: string;
-  data: object;
+  data: EventDataOf<T>;
   /** Update events: the previous values of the properties that changed (see outbox.ts `previousAttributes`). */
   previousAttributes?: Record<string, unknown>;
 }

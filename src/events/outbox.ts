@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { beforeCommit, onRollback } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
-import type { EventPayload, EventType } from './event-types.js';
+import type { EventDataOf, EventPayload, EventType } from './event-types.js';
 import { queueDeliveries } from './webhooks/deliveries.js';
 
 /** Events recorded in a unit of work, written when it is about to commit. */
@@ -19,19 +19,19 @@ const pending = new WeakMap<Kysely<Database>, EventPayload[]>();
  *
  * The rows are written last, just before the commit (see `writeEvents`).
  */
-export function recordEvent(
+export function recordEvent<T extends EventType>(
   trx: Kysely<Database>,
   orgId: string,
-  type: EventType,
-  data: object,
+  type: T,
+  data: EventDataOf<T>,
   previousAttributes?: Record<string, unknown>,
-): EventPayload {
+): EventPayload<T> {
   let events = pending.get(trx);
   if (!events) {
     beforeCommit(trx, writeEvents);
     pending.set(trx, (events = []));
   }
-  const event: EventPayload = { id: newId(), type, createdDate: now(), organizationId: orgId, data };
+  const event: EventPayload<T> = { id: newId(), type, createdDate: now(), organizationId: orgId, data };
   if (previousAttributes) event.previousAttributes = previousAttributes;
   events.push(event);
   // A nested unit of work that fails rolls its change back: its event goes with it.
@@ -65,7 +65,13 @@ export function previousAttributes(before: object, after: object): Record<string
  * Records an update event for a resource that went from `before` to `after`, with the previous
  * values of what changed; records nothing when nothing did. Whether it recorded one.
  */
-export function recordUpdate(trx: Kysely<Database>, orgId: string, type: EventType, before: object, after: object): boolean {
+export function recordUpdate<T extends EventType>(
+  trx: Kysely<Database>,
+  orgId: string,
+  type: T,
+  before: Partial<EventDataOf<T>>,
+  after: EventDataOf<T>,
+): boolean {
   const previous = previousAttributes(before, after);
   if (previous) recordEvent(trx, orgId, type, after, previous);
   return previous !== undefined;
@@ -75,12 +81,12 @@ export function recordUpdate(trx: Kysely<Database>, orgId: string, type: EventTy
  * Records an update event for each item that a change of its list shifted (`shifted`: each one's id
  * with its former orderIndex and updatedDate), as `read` gives the items now.
  */
-export async function recordShifts<T extends { id: string }>(
+export async function recordShifts<T extends EventType>(
   trx: Kysely<Database>,
   orgId: string,
-  type: EventType,
+  type: T,
   shifted: readonly ShiftedRow[],
-  read: (ids: string[]) => Promise<T[]>,
+  read: (ids: string[]) => Promise<(EventDataOf<T> & { id: string })[]>,
 ): Promise<void> {
   if (shifted.length === 0) return;
   const items = new Map((await read(shifted.map((row) => row.id))).map((item) => [item.id, item]));

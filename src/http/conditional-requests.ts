@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { ApiError, errors } from '../lib/errors.js';
+import { NotFound, PreconditionFailed } from '../lib/domain-errors.js';
 
 /**
  * Conditional requests (RFC 9110 §13): a single item's GET carries a strong `ETag`, `If-None-Match`
@@ -82,7 +82,7 @@ async function currentTagOf(read: () => Promise<unknown>): Promise<string | unde
   try {
     return entityTagOf(await read());
   } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 404) return undefined;
+    if (error instanceof NotFound) return undefined;
     throw error;
   }
 }
@@ -100,9 +100,9 @@ export async function writeIfUnchanged<S>(request: FastifyRequest, conditional: 
   await conditional.transaction(async (service, trx) => {
     await conditional.lock(trx);
     const current = await currentTagOf(() => conditional.read(service));
-    if (current === undefined && !conditional.createsMissing) throw errors.notFound();
-    if (ifMatch !== undefined && !ifMatchHolds(ifMatch, current)) throw errors.preconditionFailed(ifMatchRefusal(current));
-    if (ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, current)) throw errors.preconditionFailed(IF_NONE_MATCH_REFUSAL);
+    if (current === undefined && !conditional.createsMissing) throw new NotFound();
+    if (ifMatch !== undefined && !ifMatchHolds(ifMatch, current)) throw new PreconditionFailed(ifMatchRefusal(current));
+    if (ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, current)) throw new PreconditionFailed(IF_NONE_MATCH_REFUSAL);
     await conditional.write(service);
   });
 }

@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify';
-import { errors, type ApiError, type FieldErrors } from '../lib/errors.js';
+import type { FieldErrors } from '../lib/domain-errors.js';
+import { errors, type ApiError } from '../lib/errors.js';
 import { passwordMessage } from '../lib/password-policy.js';
 
 /** `/options/1/name` → `options[1].name` */

@@ -2,7 +2,8 @@ import { setImmediate as turn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { lookupKey } from '../db/keys.js';
 import type { Database } from '../db/schema.js';
-import { ApiError, IN_USE_MESSAGE } from '../lib/errors.js';
+import { Conflict, DomainError, IN_USE_MESSAGE, Invalid } from '../lib/domain-errors.js';
+import { ApiError } from '../lib/errors.js';
 import { bodyValidator } from '../plugins/validation.js';
 import { checkValue } from '../resources/userfield-values/value-checks.js';
 import { usersRepository } from '../resources/users/users.repository.js';
@@ -28,7 +29,10 @@ export interface CheckOptions extends Headings {
   progress: ProgressOf;
 }
 
+/** A refusal of the request validator (ApiError) or of a service, as field errors of the row. */
 export function fieldErrorsOf(error: unknown): Record<string, string> {
+  if (error instanceof Invalid || error instanceof Conflict) return error.fieldErrors;
+  if (error instanceof DomainError) return { '': error.message };
   if (error instanceof ApiError) return error.body.fieldErrors ?? { '': error.message };
   throw error;
 }

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import type { Database, ImportJobsTable } from '../db/schema.js';
 import { inTransaction } from '../db/unit-of-work.js';
-import { errors } from '../lib/errors.js';
+import { Invalid } from '../lib/domain-errors.js';
 import { newId } from '../lib/ids.js';
-import { findById } from '../lib/not-found.js';
+import { findById } from '../lib/find-by-id.js';
 import { now } from '../lib/time.js';
 import { ImportInterrupted } from './apply.js';
 import type { Format } from './file-rows.js';
@@ -104,7 +104,7 @@ export function importJobsService(db: Kysely<Database>) {
     /** Records the job and starts it; options that cannot be read are a 400 and start nothing. */
     async start(caller: Caller, bytes: Uint8Array, format: Format, query: ImportQuery, log: JobLog): Promise<ImportJob> {
       const written = importOptionsOf(format, query);
-      if ('errors' in written) throw errors.fieldErrors(written.errors);
+      if ('errors' in written) throw new Invalid(written.errors);
       const row: JobRow = {
         org_id: caller.orgId,
         id: newId(),

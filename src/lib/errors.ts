@@ -1,8 +1,9 @@
+import { Conflict, Invalid, NotFound, PreconditionFailed, Refused, type DomainError, type FieldErrors } from './domain-errors.js';
+
 /**
  * The error catalogue: every refusal the API gives is made here, so status and body always match
  * the v5 shapes (`fieldErrors` for 400, `errors` for everything else).
  */
-export type FieldErrors = Record<string, string>;
 
 export interface ErrorBody {
   message?: string;
@@ -24,9 +25,6 @@ export class ApiError extends Error {
 }
 
 export const REALM = 'Bearer realm="training-api"';
-export const NOT_FOUND_MESSAGE = 'No resource exists with the given id.';
-/** A uniqueness conflict (email, username, a category's name), verbatim from v5. */
-export const IN_USE_MESSAGE = 'is already in use';
 
 /** When a client should try again after a 503: the server reconnects on its own within seconds. */
 const RETRY_UNAVAILABLE_AFTER_SECONDS = 2;
@@ -55,7 +53,6 @@ function bearerChallenge(error: string, description: string): string {
 }
 
 export const errors = {
-  notFound: () => new ApiError(404, { errors: [NOT_FOUND_MESSAGE] }),
   noSuchAddress: () => new ApiError(404, { errors: ['No resource exists at this address.'] }),
   fieldErrors: (fieldErrors: FieldErrors, message = summarize(fieldErrors)) => new ApiError(400, { message, fieldErrors }),
   badRequest: (problem: string) => new ApiError(400, { message: problem, errors: [problem] }),
@@ -81,7 +78,6 @@ export const errors = {
   missingHost: () => errors.badRequest('An HTTP/1.1 request must carry a Host header'),
   duplicateHost: () => errors.badRequest('An HTTP request must carry exactly one Host header'),
   expectationFailed: () => new ApiError(417, { errors: ['The only expectation supported is Expect: 100-continue'] }),
-  preconditionFailed: (problem: string) => new ApiError(412, { errors: [problem] }),
   headersTooLarge: () => new ApiError(431, { errors: ['The request headers are too large'] }),
   methodNotAllowed: (method: string, allow: string[]) =>
     new ApiError(405, { errors: [`Method ${method} is not allowed here; allowed: ${allow.join(', ')}`] }, { Allow: allow.join(', ') }),
@@ -109,3 +105,13 @@ export const errors = {
   /** /readyz of an instance that is shutting down: the load balancer sends its requests elsewhere. */
   shuttingDown: () => new ApiError(503, { errors: ['The server is shutting down'] }, { 'Retry-After': String(RETRY_UNAVAILABLE_AFTER_SECONDS) }),
 };
+
+/** A service's refusal (lib/domain-errors.ts) in the v5 shapes. */
+export function v5Refusal(error: DomainError): ApiError {
+  if (error instanceof NotFound) return new ApiError(404, { errors: [error.message] });
+  if (error instanceof Invalid) return errors.fieldErrors(error.fieldErrors, error.summary);
+  if (error instanceof Conflict) return errors.fieldErrors(error.fieldErrors);
+  if (error instanceof PreconditionFailed) return new ApiError(412, { errors: [error.message] });
+  if (error instanceof Refused) return errors.badRequest(error.message);
+  throw new Error(`No v5 shape for ${error.name}`, { cause: error });
+}

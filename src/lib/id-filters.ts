@@ -1,4 +1,4 @@
-import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from './errors.js';
+import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE } from './domain-errors.js';
 import { isId } from './ids.js';
 
 /** A property naming an id, and how to look that id up in the caller's organization. */
@@ -13,5 +13,5 @@ export async function requireExistingIds(checks: IdCheck[]): Promise<void> {
   for (const [name, id, find] of checks) {
     if (id !== undefined && !(isId(id) && (await find(id)) !== undefined)) fieldErrors[name] = NOT_FOUND_MESSAGE;
   }
-  if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+  if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
 }

@@ -1,4 +1,4 @@
-import { errors } from './errors.js';
+import { Invalid } from './domain-errors.js';
 
 /** Tags arrive as a list whose entries may hold several tags separated by commas or spaces. */
 export function normalizeTags(input: readonly string[]): string[] {
@@ -44,6 +44,6 @@ export const MAX_FILTER_TAGS = 100;
 /** A tag filter (`tags=a,b c`) → the tags an item must all have; more than MAX_FILTER_TAGS → 400 naming `parameter`. */
 export function parseTagFilter(parameter: string, input: string): string[] {
   const tags = normalizeTags([input]);
-  if (tags.length > MAX_FILTER_TAGS) throw errors.fieldErrors({ [parameter]: `must name at most ${MAX_FILTER_TAGS} tags` });
+  if (tags.length > MAX_FILTER_TAGS) throw new Invalid({ [parameter]: `must name at most ${MAX_FILTER_TAGS} tags` });
   return tags;
 }

@@ -5,8 +5,8 @@ import { hashSecret, newSecret, SECRET_PREFIXES } from '../auth/secrets.js';
 import type { Database } from '../db/schema.js';
 import { isId, newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
-import { tokensRepository } from '../resources/tokens/tokens.repository.js';
-import { tokensService } from '../resources/tokens/tokens.service.js';
+import { tokensRepository } from '../auth/tokens.repository.js';
+import { tokensService } from '../auth/tokens.service.js';
 import { clientsRepository, type OAuthClientRow } from './clients.repository.js';
 import { oauthErrors } from './oauth-errors.js';
 

@@ -3,7 +3,7 @@ import { SCOPES, type Scope } from '../auth/scopes.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { Database } from '../db/schema.js';
 import { now } from '../lib/time.js';
-import { tokensRepository } from '../resources/tokens/tokens.repository.js';
+import { tokensRepository } from '../auth/tokens.repository.js';
 import { clientCredentials } from './client-authentication.js';
 import { clientsService, type ClientInfo } from './clients.service.js';
 import { oauthErrors } from './oauth-errors.js';

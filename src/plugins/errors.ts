@@ -4,7 +4,8 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/faults.js';
 import { newId } from '../lib/ids.js';
-import { ApiError, errors } from '../lib/errors.js';
+import { DomainError } from '../lib/domain-errors.js';
+import { ApiError, errors, v5Refusal } from '../lib/errors.js';
 import { validationError } from '../http/validation-errors.js';
 import { requestIdOf } from './request-id.js';
 
@@ -25,11 +26,12 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiErro
 }
 
 /**
- * The refusal an error becomes, logged with its request id: a known one as it is, a database out of
+ * The refusal an error becomes, logged with its request id: a service's refusal rendered by `render`
+ * (the v5 shapes unless the API addressed has its own), the protocol's as it is, a database out of
  * reach 503, anything unexpected a bare 500.
  */
-export function refusalFor(error: FastifyError, request: FastifyRequest): ApiError {
-  const known = error instanceof ApiError ? error : fromFastifyError(error, request);
+export function refusalFor(error: FastifyError, request: FastifyRequest, render: (refusal: DomainError) => ApiError = v5Refusal): ApiError {
+  const known = error instanceof DomainError ? render(error) : error instanceof ApiError ? error : fromFastifyError(error, request);
   if (known) {
     request.log.info({ statusCode: known.statusCode, reason: known.body }, 'request refused');
     return known;

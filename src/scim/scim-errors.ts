@@ -1,9 +1,11 @@
-import { ApiError, IN_USE_MESSAGE, type FieldErrors } from '../lib/errors.js';
+import { Conflict, DomainError, Invalid, NotFound, PreconditionFailed, type FieldErrors } from '../lib/domain-errors.js';
+import { ApiError } from '../lib/errors.js';
 
 /**
  * SCIM refusals (RFC 7644 §3.12): `{"schemas": [Error], "status": "400", "scimType": ..., "detail": ...}`.
  * They travel as ApiErrors whose body already has that shape, so the one error pipeline carries
- * them; v5 refusals raised by the shared services on the way are translated by `toScimError`.
+ * them; the shared services' refusals (lib/domain-errors.ts) and the protocol's v5 ones are rendered
+ * by `toScimError`.
  */
 export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
@@ -72,18 +74,26 @@ function describe(fieldErrors: FieldErrors, names: (property: string) => string)
 }
 
 /**
- * Any refusal in the SCIM shape. A v5 uniqueness conflict becomes 409 `uniqueness`, other field
+ * Any refusal in the SCIM shape. A service's uniqueness conflict becomes 409 `uniqueness`, field
  * errors 400 `invalidValue` naming SCIM attributes (`names` resolves the rest, e.g. userfield ids
- * to the attributes mapped onto them), and everything else keeps its status with its message.
+ * to the attributes mapped onto them), a refusal of the whole request 400 `invalidSyntax`, and the
+ * protocol's refusals keep their status with their message.
  */
-export function toScimError(error: ApiError, names: (property: string) => string = (property) => SCIM_NAMES[property] ?? property): ApiError {
+export function toScimError(
+  error: ApiError | DomainError,
+  names: (property: string) => string = (property) => SCIM_NAMES[property] ?? property,
+): ApiError {
+  const resolve = (property: string) => SCIM_NAMES[property] ?? names(property);
+  if (error instanceof DomainError) {
+    if (error instanceof Conflict) return scimErrors.uniqueness(describe(error.fieldErrors, resolve));
+    if (error instanceof Invalid) return scimErrors.invalidValue(describe(error.fieldErrors, resolve));
+    if (error instanceof NotFound) return scimError(404, error.message);
+    if (error instanceof PreconditionFailed) return scimError(412, error.message);
+    return scimError(400, error.message, 'invalidSyntax');
+  }
   if (isScimError(error)) return error;
   const { fieldErrors, message, errors } = error.body;
-  if (error.statusCode === 400 && fieldErrors && Object.keys(fieldErrors).length > 0) {
-    const resolve = (property: string) => SCIM_NAMES[property] ?? names(property);
-    if (Object.values(fieldErrors).every((text) => text === IN_USE_MESSAGE)) return scimErrors.uniqueness(describe(fieldErrors, resolve));
-    return scimErrors.invalidValue(describe(fieldErrors, resolve));
-  }
+  if (error.statusCode === 400 && fieldErrors && Object.keys(fieldErrors).length > 0) return scimErrors.invalidValue(describe(fieldErrors, resolve));
   const detail = message ?? errors?.join(' ') ?? 'The request was refused';
   const scimType = error.statusCode === 400 ? 'invalidSyntax' : undefined;
   return scimError(error.statusCode, detail, scimType, error.headers);

@@ -25,7 +25,7 @@ export function scimShapeByPath(refusal: ApiError, path: string): ApiError {
 }
 
 function sendScimError(request: FastifyRequest, reply: FastifyReply, error: FastifyError): FastifyReply {
-  return sendError(reply, render(refusalFor(error, request)));
+  return sendError(reply, render(refusalFor(error, request, toScimError)));
 }
 
 /**

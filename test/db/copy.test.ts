@@ -9,7 +9,7 @@ import { VERSIONS_TABLE } from '../../src/db/migration-versions.js';
 import { seedUsers } from '../../src/cli/seed.js';
 import { copyDatabase } from '../../src/db/copy.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { Harness, type Organization } from '../helpers/harness.js';
 

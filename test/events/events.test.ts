@@ -4,6 +4,7 @@ import { pruneEvents } from '../../src/events/retention.js';
 import { beforeCommit, inTransaction } from '../../src/db/unit-of-work.js';
 import { recordEvent } from '../../src/events/outbox.js';
 import { usersService } from '../../src/resources/users/users.service.js';
+import type { User } from '../../src/resources/users/users.schemas.js';
 import { UNKNOWN_CURSOR } from '../../src/resources/events/events.service.js';
 import { createUser, unique } from '../helpers/collections.js';
 import { eventsAfter, latestEventId } from '../helpers/events.js';
@@ -147,7 +148,7 @@ forEachEngine('event feed', (h) => {
       /failed at the commit/,
     );
     // An event cannot be recorded where no unit of work would write it with its change.
-    const event = ['user.deleted', { id: userId }] as const;
+    const event = ['user.deleted', (await h.get(`users/${userId}`)).json<User>()] as const;
     assert.throws(() => recordEvent(h.database.db, h.org.id, ...event), /unit of work/);
     await assert.rejects(
       h.database.db.transaction().execute(async (trx) => recordEvent(trx, h.org.id, ...event)),

@@ -6,15 +6,23 @@ import pg from 'pg';
 import { migrateToLatest, openDatabase, type DatabaseHandle, type DatabaseOptions, type Engine } from '../../src/db/database.js';
 import { newId } from '../../src/lib/ids.js';
 
-/** SQLite always; PostgreSQL too when TEST_POSTGRES_URL names a server. */
-export const ENGINES: Engine[] = process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * Names a PgBouncer in transaction mode whose `*` entry leads to TEST_POSTGRES_URL's server: the run then reaches
+ * PostgreSQL through it alone, as a deployment behind PgBouncer does (test/topology/pgbouncer-conformance.test.ts).
+ */
+export const POSTGRES_POOLER_VARIABLE = 'TEST_POSTGRES_POOLER_URL';
+const pooler = process.env[POSTGRES_POOLER_VARIABLE];
+
+/** SQLite always; PostgreSQL too when TEST_POSTGRES_URL names a server; PostgreSQL alone through a pooler. */
+export const ENGINES: Engine[] = pooler ? ['postgres'] : process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 /** Both engines, for suites that run on each where it is available and say why where it is not (`engineSkip`). */
 export const ALL_ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
 
 /** Why a suite of `engine` is skipped on this run, or false when it runs. */
 export function engineSkip(engine: Engine): string | false {
-  return ENGINES.includes(engine) ? false : 'needs TEST_POSTGRES_URL';
+  if (ENGINES.includes(engine)) return false;
+  return pooler ? 'this run is PostgreSQL through a pooler' : 'needs TEST_POSTGRES_URL';
 }
 
 export interface TestDatabase extends DatabaseHandle {
@@ -26,8 +34,15 @@ export interface TestDatabase extends DatabaseHandle {
   drop(): Promise<void>;
 }
 
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+/** `url` with its database name replaced. */
+function withDatabaseName(url: string, database: string): string {
+  const named = new URL(url);
+  named.pathname = `/${database}`;
+  return named.toString();
+}
+
+async function withAdmin<T>(work: (client: pg.Client) => Promise<T>, url = process.env.TEST_POSTGRES_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -119,23 +134,34 @@ export async function createTestDatabase(
   } else {
     const schema = `test_${newId()}`;
     const base = process.env.TEST_POSTGRES_URL!;
+    // A transaction pooler carries no startup parameter such as search_path: there each test schema is alone in a
+    // database of its own, whose default search_path names it.
+    const admin = pooler ? withDatabaseName(base, schema) : base;
+    if (pooler) {
+      await withAdmin((client) => client.query(`create database ${schema}`));
+      await withAdmin((client) => client.query(`alter database ${schema} set search_path = ${schema}`));
+    }
     const template = options.migrate === false ? undefined : process.env[POSTGRES_TEMPLATE_VARIABLE];
     if (template) {
       const script = readFileSync(template, 'utf8').replaceAll(POSTGRES_TEMPLATE_SCHEMA, schema);
-      await withAdmin((client) => client.query(`begin;\n${script};\ncommit`));
+      await withAdmin((client) => client.query(`begin;\n${script};\ncommit`), admin);
       migrated = true;
     } else {
-      await withAdmin((client) => client.query(`create schema ${schema}`));
+      await withAdmin((client) => client.query(`create schema ${schema}`), admin);
     }
-    const handle = openDatabase(base, { schema, poolSize: 10, onStatement });
-    const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const handle = pooler
+      ? openDatabase(withDatabaseName(pooler, schema), { poolSize: 10, onStatement, transactionPooler: true })
+      : openDatabase(base, { schema, poolSize: 10, onStatement });
+    const url = pooler
+      ? withDatabaseName(pooler, schema)
+      : `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     database = {
       ...handle,
       url,
       schema,
       async drop() {
         await handle.close();
-        await withAdmin((client) => client.query(`drop schema ${schema} cascade`));
+        await withAdmin((client) => client.query(pooler ? `drop database ${schema} with (force)` : `drop schema ${schema} cascade`));
       },
     };
   }

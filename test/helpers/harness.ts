@@ -6,7 +6,7 @@ import type { ApiInstance } from '../../src/http/api-instance.js';
 import type { Engine } from '../../src/db/database.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
 import type { Scope } from '../../src/auth/scopes.js';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { ALL_ENGINES, createTestDatabase, engineSkip, type TestDatabase } from './database.js';
 import { documentedResponses, type DocumentedResponses } from './documented-responses.js';
 

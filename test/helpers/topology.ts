@@ -150,12 +150,13 @@ abstract class TestDaemon {
 
 /** PgBouncer in transaction mode in front of `database` on `postgres`, on a port of its own. */
 export class PgBouncer extends TestDaemon {
-  static async start(postgres: PrivatePostgres, database: string): Promise<PgBouncer> {
+  /** Pools `database` alone, or with none named every database of `postgres`, each under its own name. */
+  static async start(postgres: PrivatePostgres, database?: string): Promise<PgBouncer> {
     const bouncer = new PgBouncer(TestDaemon.directory('training-api-pgbouncer-', true), await freePort());
     writeFileSync(join(bouncer.dir, 'users.txt'), '"postgres" ""\n');
     const ini = [
       '[databases]',
-      `${database} = host=127.0.0.1 port=${postgres.port} dbname=${database}`,
+      database ? `${database} = host=127.0.0.1 port=${postgres.port} dbname=${database}` : `* = host=127.0.0.1 port=${postgres.port}`,
       '[pgbouncer]',
       'listen_addr = 127.0.0.1',
       `listen_port = ${bouncer.port}`,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { clientsService } from '../../src/oauth/clients.service.js';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { forEachEngine, type Harness, type Response } from '../helpers/harness.js';
 
 /** Every log line of the request that got `response`. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { forEachEngine, type Response } from '../helpers/harness.js';
 
 const NO_SUCH_ID = { errors: ['No resource exists with the given id.'] };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
-import { NOT_FOUND_MESSAGE } from '../../src/lib/errors.js';
+import { NOT_FOUND_MESSAGE } from '../../src/lib/domain-errors.js';
 import { changedTables, fingerprinter } from '../helpers/fingerprint.js';
 import { forEachEngine, type Response } from '../helpers/harness.js';
 import { fillPath, isWrite, PUBLIC_ROUTES, routeTable, type ApiRoute, type RouteTable } from '../helpers/route-table.js';

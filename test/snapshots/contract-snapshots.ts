@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js';
 import type { Engine } from '../../src/db/database.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { generatedFiles } from '../../clients/typescript/scripts/generate.js';
 import { createTestDatabase } from '../helpers/database.js';
 

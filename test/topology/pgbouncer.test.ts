@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { newId } from '../../src/lib/ids.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
-import { tokensService } from '../../src/resources/tokens/tokens.service.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
 import { sleep, statusCounts, underLoad } from '../helpers/load.js';
 import { PrivatePostgres } from '../helpers/private-postgres.js';
 import { ServerProcess, type Reply } from '../helpers/server-process.js';

@@ -8,7 +8,14 @@ import { primaryAndStandby, topologySkip } from '../helpers/topology.js';
 
 const CLIENTS = 8;
 const APPLY_DELAY_MS = 100;
-const SETTINGS = { DATABASE_CONNECT_TIMEOUT: '1s', DATABASE_STATEMENT_TIMEOUT: '2s', DATABASE_POOL_SIZE: '8', DATABASE_READ_MAX_LAG: '2s' };
+const METRICS_TOKEN = 'scraper-secret-0123456789';
+const SETTINGS = {
+  DATABASE_CONNECT_TIMEOUT: '1s',
+  DATABASE_STATEMENT_TIMEOUT: '2s',
+  DATABASE_POOL_SIZE: '8',
+  DATABASE_READ_MAX_LAG: '2s',
+  METRICS_TOKEN,
+};
 
 interface Readiness {
   database: { primary: string; replicas: { host: string; up: boolean; lagSeconds: number | null }[] };
@@ -27,6 +34,13 @@ describe('Read replicas', { skip: topologySkip() }, () => {
   let token: string;
 
   const readiness = async (): Promise<Readiness> => JSON.parse((await server.request('GET', '/readyz', { timeoutMs: 5000 })).body) as Readiness;
+  /** The samples of the database series /metrics reports, by series and host. */
+  const databaseMetrics = async (): Promise<Map<string, number>> => {
+    const reply = await server.request('GET', '/metrics', { token: METRICS_TOKEN, timeoutMs: 5000 });
+    assert.equal(reply.status, 200, reply.body);
+    const samples = [...reply.body.matchAll(/^(database_(?:primary|replica_up|replica_lag_seconds))\{host="([^"]+)"\} (\S+)$/gm)];
+    return new Map(samples.map(([, series, host, value]) => [`${series} ${host}`, Number(value)]));
+  };
 
   before(async () => {
     // The replica applies each commit 100 ms after the primary made it: a read that went there too soon would miss its write.
@@ -48,6 +62,20 @@ describe('Read replicas', { skip: topologySkip() }, () => {
     await server?.destroy();
     await standby?.destroy();
     await primary?.destroy();
+  });
+
+  it('names the primary and the replica, with its lag, in /readyz and /metrics alike', async () => {
+    const { database } = await readiness();
+    assert.equal(database.primary, `127.0.0.1:${primary.port}`);
+    assert.deepEqual(
+      database.replicas.map(({ host, up }) => ({ host, up })),
+      [{ host: `127.0.0.1:${standby.port}`, up: true }],
+    );
+    const metrics = await databaseMetrics();
+    assert.equal(metrics.get(`database_primary 127.0.0.1:${primary.port}`), 1);
+    assert.equal(metrics.get(`database_replica_up 127.0.0.1:${standby.port}`), 1);
+    const lag = metrics.get(`database_replica_lag_seconds 127.0.0.1:${standby.port}`);
+    assert.ok(lag !== undefined && lag >= 0 && lag < 2, `replica lag ${lag} s`);
   });
 
   it('lets every client read its own writes at once, and serves most reads from the replica', async (t) => {
@@ -131,6 +159,9 @@ describe('Read replicas', { skip: topologySkip() }, () => {
     assert.ok(afterKill.length > 0 && afterKill.every((outcome) => outcome.status === 200), 'reads are served from the primary');
     const state = await readiness();
     assert.equal(state.database.replicas[0]!.up, false);
+    const metrics = await databaseMetrics();
+    assert.equal(metrics.get(`database_replica_up ${state.database.replicas[0]!.host}`), 0);
+    assert.equal(metrics.get(`database_primary ${state.database.primary}`), 1);
     t.diagnostic(`replica SIGKILLed under ${CLIENTS} readers: ${outcomes.length} reads, ${JSON.stringify(statusCounts(outcomes))}`);
   });
 });

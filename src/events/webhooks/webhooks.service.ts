@@ -3,9 +3,9 @@ import type { Caller } from '../../auth/caller.js';
 import type { Database, WebhookAttemptsTable, WebhooksTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import { parseTimestamp } from '../../lib/date-filter.js';
-import { errors } from '../../lib/errors.js';
+import { Invalid, NotFound, Refused } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { TIMESTAMP_MESSAGE } from '../../lib/schema.js';
 import { now, toTimestamp } from '../../lib/time.js';
@@ -83,17 +83,17 @@ function toDelivery(row: DeliveryRow, attempts: WebhookAttemptsTable[]): Deliver
 
 function checkUrl(url: string, policy: AddressPolicy): void {
   const problem = urlProblem(url, policy);
-  if (problem) throw errors.fieldErrors({ url: problem });
+  if (problem) throw new Invalid({ url: problem });
 }
 
 /** The stored form of a recovery's `since`: a real moment, not in the future, within the feed's retention. */
 function recoverySince(input: string, retentionDays: number): string {
   const since = parseTimestamp(input);
-  if (since === undefined) throw errors.fieldErrors({ since: TIMESTAMP_MESSAGE });
-  if (since > now()) throw errors.fieldErrors({ since: 'must not be in the future' });
+  if (since === undefined) throw new Invalid({ since: TIMESTAMP_MESSAGE });
+  if (since > now()) throw new Invalid({ since: 'must not be in the future' });
   const kept = toTimestamp(new Date(Date.now() - retentionDays * 86_400_000));
   if (since < kept) {
-    throw errors.fieldErrors({
+    throw new Invalid({
       since: `must be ${kept} or later: events are kept ${retentionDays} days (EVENTS_RETENTION_DAYS), and older ones are gone`,
     });
   }
@@ -120,7 +120,7 @@ export function webhooksService(db: Kysely<Database>, settings: WebhookServiceSe
   /** The webhook, enabled: tests and resends of a disabled one would wait unseen. */
   async function enabled(orgId: string, id: string): Promise<WebhooksTable> {
     const webhook = await findById(id, (id) => repository.find(orgId, id));
-    if (webhook.disabled_date) throw errors.badRequest(DISABLED);
+    if (webhook.disabled_date) throw new Refused(DISABLED);
     return webhook;
   }
 
@@ -128,7 +128,7 @@ export function webhooksService(db: Kysely<Database>, settings: WebhookServiceSe
   function whileLocked<T>(orgId: string, id: string, work: (locked: ReturnType<typeof webhooksRepository>, trx: Kysely<Database>) => Promise<T>) {
     return inTransaction(db, async (trx) => {
       const locked = webhooksRepository(trx);
-      if (!(await locked.lock(orgId, id))) throw errors.notFound();
+      if (!(await locked.lock(orgId, id))) throw new NotFound();
       return work(locked, trx);
     });
   }
@@ -197,9 +197,9 @@ export function webhooksService(db: Kysely<Database>, settings: WebhookServiceSe
     },
 
     async delete(caller: Caller, id: string): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
+      if (!isId(id)) throw new NotFound();
       const deleted = await inTransaction(db, (trx) => webhooksRepository(trx).delete(caller.orgId, id));
-      if (!deleted) throw errors.notFound();
+      if (!deleted) throw new NotFound();
     },
 
     /** Queues a `webhook.ping` for the webhook, delivered (signed, retried) like any event. */

@@ -64,3 +64,11 @@ export const PutUserAgreement = Body({
   agreedDate: ReadOnly(),
 });
 export type PutUserAgreement = Static<typeof PutUserAgreement>;
+
+/** The `data` of this resource's events. */
+declare module '../../events/event-types.js' {
+  interface EventData {
+    'agreement.updated': Agreement;
+    'useragreement.updated': UserAgreement & { userId: string };
+  }
+}

@@ -3,9 +3,9 @@ import { lockUser } from '../../db/locking.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { errors, type FieldErrors } from '../../lib/errors.js';
+import { type FieldErrors, Invalid, NotFound } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
-import { findById, found } from '../../lib/not-found.js';
+import { findById, found } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
@@ -75,7 +75,7 @@ export function agreementsService(db: Kysely<Database>) {
      * what differs is a revision: PUTting back what was read changes nothing, updatedDate included.
      */
     async put(caller: Caller, type: string, input: PutAgreement): Promise<void> {
-      if (!isAgreementType(type)) throw errors.notFound();
+      if (!isAgreementType(type)) throw new NotFound();
       const { orgId } = caller;
       await inTransaction(db, async (trx) => {
         const repository = agreementsRepository(trx);
@@ -90,7 +90,7 @@ export function agreementsService(db: Kysely<Database>) {
           if (input.title === undefined) fieldErrors.title = 'required';
           if (input.text === undefined) fieldErrors.text = 'required';
         }
-        if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+        if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
 
         const at = now();
         if (!current) {
@@ -129,11 +129,11 @@ export function agreementsService(db: Kysely<Database>) {
      * again to the text already agreed to changes nothing, not even `agreedDate`.
      */
     async setForUser(caller: Caller, userId: string, type: string, agreed: boolean): Promise<void> {
-      if (!isId(userId) || !isAgreementType(type)) throw errors.notFound();
+      if (!isId(userId) || !isAgreementType(type)) throw new NotFound();
       const { orgId } = caller;
       await inTransaction(db, async (trx) => {
         // Locked so that the user cannot be deleted before the record is written.
-        if (!(await lockUser(trx, orgId, userId))) throw errors.notFound();
+        if (!(await lockUser(trx, orgId, userId))) throw new NotFound();
         const repository = agreementsRepository(trx);
         const [agreement] = await repository.ofUser(orgId, userId, type);
         const { title, text, agreed_title: agreedTitle, agreed_text: agreedText, agreed_date: agreedDate } = found(agreement);

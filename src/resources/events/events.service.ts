@@ -3,7 +3,7 @@ import type { Caller } from '../../auth/caller.js';
 import type { Database } from '../../db/schema.js';
 import { eventOfRow } from '../../events/event-types.js';
 import { feedColumn, placeCommittedEvents } from '../../events/feed-positions.js';
-import { errors } from '../../lib/errors.js';
+import { Invalid } from '../../lib/domain-errors.js';
 import { DEFAULT_LIMIT } from '../../lib/paging.js';
 import type { Event, EventQuery } from './events.schemas.js';
 
@@ -17,7 +17,7 @@ export function eventsService(db: Kysely<Database>) {
   async function placeOf(orgId: string, id: string): Promise<number> {
     for (;;) {
       const cursor = await db.selectFrom('events').select(order).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
-      if (!cursor) throw errors.fieldErrors({ after: UNKNOWN_CURSOR });
+      if (!cursor) throw new Invalid({ after: UNKNOWN_CURSOR });
       const place = cursor[order];
       if (place !== null) return Number(place); // PostgreSQL reads bigint as a string
       await placeCommittedEvents(db, orgId);

@@ -66,3 +66,12 @@ export const OfferingCategoryQuery = ListQuery({
   updatedDate: UpdatedDateFilter(),
 });
 export type OfferingCategoryQuery = Static<typeof OfferingCategoryQuery>;
+
+/** The `data` of this resource's events. */
+declare module '../../events/event-types.js' {
+  interface EventData {
+    'offeringcategory.created': OfferingCategory;
+    'offeringcategory.updated': OfferingCategory;
+    'offeringcategory.deleted': OfferingCategory;
+  }
+}

@@ -3,9 +3,9 @@ import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { errors, IN_USE_MESSAGE } from '../../lib/errors.js';
+import { Conflict } from '../../lib/domain-errors.js';
 import { newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
@@ -65,7 +65,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
       const { orgId } = caller;
       return orderedWrite(db, orgId, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
-        if (await repository.nameTaken(orgId, input.name)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
+        if (await repository.nameTaken(orgId, input.name)) throw new Conflict(['name']);
         const at = now();
         const { position, shifted } = await categoriesInOrder(trx, orgId).openSlot(input.orderIndex);
         const row: NewOfferingCategory = {
@@ -93,7 +93,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
         const row = await findById(id, (id) => repository.find(orgId, id));
         const requested: OfferingCategoryPatch = {};
         if (input.name !== undefined) {
-          if (await repository.nameTaken(orgId, input.name, id)) throw errors.fieldErrors({ name: IN_USE_MESSAGE });
+          if (await repository.nameTaken(orgId, input.name, id)) throw new Conflict(['name']);
           requested.name = input.name;
         }
         if (input.description !== undefined) requested.description = input.description || null;

@@ -112,3 +112,13 @@ export const OfferingQuery = ListQuery({
   ),
 });
 export type OfferingQuery = Static<typeof OfferingQuery>;
+
+/** The `data` of this resource's events. */
+declare module '../../events/event-types.js' {
+  interface EventData {
+    'offering.created': Offering;
+    'offering.updated': Offering;
+    /** The offering as it was. */
+    'offering.deleted': Offering;
+  }
+}

@@ -3,10 +3,10 @@ import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf, parseTimestamp } from '../../lib/date-filter.js';
-import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, Refused } from '../../lib/domain-errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { TIMESTAMP_MESSAGE } from '../../lib/schema.js';
@@ -130,7 +130,7 @@ async function validate(trx: Transaction<Database>, orgId: string, input: Create
   const fieldErrors = dateErrors(input, datesOf(input, current));
   const checked = input.offeringCategoryIds ? await checkCategories(trx, orgId, input.offeringCategoryIds) : undefined;
   Object.assign(fieldErrors, checked?.fieldErrors);
-  if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+  if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
   return checked?.ids;
 }
 
@@ -241,7 +241,7 @@ export function offeringsService(db: Kysely<Database>) {
         const row = await findById(id, (id) => repository.lock(orgId, id));
         const registrations = registrationsRepository(trx);
         const statuses = await registrations.lockStatusesOfOffering(orgId, id);
-        if (statuses.some((status) => status !== 'ejected')) throw errors.badRequest(STILL_REGISTERED);
+        if (statuses.some((status) => status !== 'ejected')) throw new Refused(STILL_REGISTERED);
         const tombstone = await representation(trx, orgId, id);
         await registrations.deleteOfOffering(orgId, id);
         await repository.delete(orgId, id);

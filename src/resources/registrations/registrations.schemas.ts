@@ -88,3 +88,12 @@ export const RegistrationQuery = ListQuery({
   endDate: DateFilter('End date'),
 });
 export type RegistrationQuery = Static<typeof RegistrationQuery>;
+
+/** The `data` of this resource's events. */
+declare module '../../events/event-types.js' {
+  interface EventData {
+    'registration.created': Registration;
+    'registration.ejected': Registration;
+    'registration.graded': Registration;
+  }
+}

@@ -4,10 +4,10 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { changedColumns } from '../../db/rows.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, Refused } from '../../lib/domain-errors.js';
 import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
@@ -61,25 +61,25 @@ interface Grading {
  */
 function changeOf(input: UpdateRegistration, current: RegistrationStatus): 'eject' | Grading | undefined {
   // v5: ejecting answers 400 when the registration is not active.
-  if (input.status === 'ejected' && current === 'ejected' && input.grade === undefined) throw errors.fieldErrors({ status: ALREADY_EJECTED });
+  if (input.status === 'ejected' && current === 'ejected' && input.grade === undefined) throw new Invalid({ status: ALREADY_EJECTED });
   const status = input.status === current ? undefined : input.status;
-  if (status !== undefined && status !== 'ejected') throw errors.fieldErrors({ status: STATUS_NOT_SETTABLE });
+  if (status !== undefined && status !== 'ejected') throw new Invalid({ status: STATUS_NOT_SETTABLE });
   if (status !== undefined && input.grade !== undefined) {
-    throw errors.badRequest('Send either "status": "ejected" or a grade, not both');
+    throw new Refused('Send either "status": "ejected" or a grade, not both');
   }
   if (input.graderComment !== undefined && input.grade === undefined) {
-    throw errors.fieldErrors({ graderComment: 'only allowed together with grade' });
+    throw new Invalid({ graderComment: 'only allowed together with grade' });
   }
   if (status !== undefined) return 'eject';
   if (input.grade !== undefined) return { grade: input.grade, graderComment: input.graderComment };
   if (input.status !== undefined) return undefined;
-  throw errors.badRequest('Nothing to change: send {"status": "ejected"} or {"grade": n}');
+  throw new Refused('Nothing to change: send {"status": "ejected"} or {"grade": n}');
 }
 
 // The state table. Eject: active → ejected; graded → refused (ejected → ejected is refused above).
 
 function ejected(row: RegistrationRow, at: string): RegistrationPatch {
-  if (row.status !== 'active') throw errors.fieldErrors({ status: EJECT_AFTER_GRADE });
+  if (row.status !== 'active') throw new Invalid({ status: EJECT_AFTER_GRADE });
   return { status: 'ejected', end_date: at };
 }
 
@@ -144,13 +144,13 @@ export function registrationsService(db: Kysely<Database>) {
           else if (!user.active) fieldErrors.userId = USER_DEACTIVATED;
           if (!offering) fieldErrors.offeringId = NOT_FOUND_MESSAGE;
           else if (!offering.open) fieldErrors.offeringId = NOT_OPEN;
-          throw errors.fieldErrors(fieldErrors);
+          throw new Invalid(fieldErrors);
         }
 
         const repository = registrationsRepository(trx);
         const blocking = await repository.blockingStatus(orgId, input.userId, input.offeringId);
-        if (blocking === 'active') throw errors.badRequest(ALREADY_ACTIVE);
-        if (blocking) throw errors.badRequest(ALREADY_COMPLETED);
+        if (blocking === 'active') throw new Refused(ALREADY_ACTIVE);
+        if (blocking) throw new Refused(ALREADY_COMPLETED);
 
         const row: RegistrationRow = {
           org_id: orgId,

@@ -51,3 +51,12 @@ export const UserfieldCategoryQuery = ListQuery({
   updatedDate: UpdatedDateFilter(),
 });
 export type UserfieldCategoryQuery = Static<typeof UserfieldCategoryQuery>;
+
+/** The `data` of this resource's events. */
+declare module '../../events/event-types.js' {
+  interface EventData {
+    'userfieldcategory.created': UserfieldCategory;
+    'userfieldcategory.updated': UserfieldCategory;
+    'userfieldcategory.deleted': UserfieldCategory;
+  }
+}

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { errors, IN_USE_MESSAGE, type FieldErrors } from '../../lib/errors.js';
-import { findById } from '../../lib/not-found.js';
+import { Conflict, type FieldErrors, IN_USE_MESSAGE, Invalid, Refused } from '../../lib/domain-errors.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import type { Caller } from '../../auth/caller.js';
 import { recordEvent, recordUpdate } from '../../events/outbox.js';
@@ -43,7 +43,7 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
     create(caller: Caller, input: CreateUserfieldCategory): Promise<string> {
       return orderedWrite(db, caller.orgId, async (trx) => {
         if (await userfieldCategoriesRepository(trx).findByName(caller.orgId, input.name)) {
-          throw errors.fieldErrors({ name: IN_USE_MESSAGE });
+          throw new Conflict(['name']);
         }
         const { id } = await addCategory(trx, caller.orgId, input);
         await caller.idempotentWrite?.settle(trx, id);
@@ -61,7 +61,7 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
         }
         const namesake = input.name === undefined ? undefined : await repository.findByName(caller.orgId, input.name);
         if (namesake && namesake.id !== id) fieldErrors.name = IN_USE_MESSAGE;
-        if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+        if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
 
         const renamed = input.name !== undefined && input.name !== row.name;
         const fields = renamed ? await fieldsOfRenamedCategory(trx, caller.orgId, id) : undefined;
@@ -79,7 +79,7 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
       await orderedWrite(db, caller.orgId, async (trx) => {
         const repository = userfieldCategoriesRepository(trx);
         const row = await findById(id, (id) => repository.find(caller.orgId, id));
-        if (await repository.hasUserfields(caller.orgId, id)) throw errors.badRequest(NOT_EMPTY);
+        if (await repository.hasUserfields(caller.orgId, id)) throw new Refused(NOT_EMPTY);
         await repository.delete(caller.orgId, id);
         recordEvent(trx, caller.orgId, 'userfieldcategory.deleted', toResponse(row));
         await recordShiftedCategories(trx, caller.orgId, await categoriesOfType(trx, caller.orgId, row.type).closeGap(row.order_index));

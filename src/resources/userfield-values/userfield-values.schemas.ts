@@ -15,3 +15,11 @@ export const UpdateUserfieldValues = Type.Record(Type.String(), Type.Unknown({ d
     'none is written and fieldErrors names every refused userfield id',
 });
 export type UpdateUserfieldValues = Static<typeof UpdateUserfieldValues>;
+
+/** The `data` of this resource's events. */
+declare module '../../events/event-types.js' {
+  interface EventData {
+    /** The user's values and updatedDate after the change; previousAttributes hold them before. */
+    'userfieldvalues.updated': { userId: string; values: UserfieldValues; updatedDate: string };
+  }
+}

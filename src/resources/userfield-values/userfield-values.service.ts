@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
-import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, NotFound } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';
@@ -31,12 +31,12 @@ export function userfieldValuesService(db: Kysely<Database>) {
      * as they are change nothing: when none differs, nothing is written, updatedDate included.
      */
     async update(caller: Caller, userId: string, input: UpdateUserfieldValues): Promise<void> {
-      if (!isId(userId)) throw errors.notFound();
+      if (!isId(userId)) throw new NotFound();
       const { orgId } = caller;
       await inTransaction(db, async (trx) => {
         // Locked so that the user cannot be deleted, nor its values change, before the write.
         const updatedDate = (await usersRepository(trx).lockUpdatedDates(orgId, [userId])).get(userId);
-        if (updatedDate === undefined) throw errors.notFound();
+        if (updatedDate === undefined) throw new NotFound();
         const fieldIds = Object.keys(input);
         const fields = new Map((await userfieldsRepository(trx).findForValues(orgId, fieldIds.filter(isId))).map((field) => [field.id, field]));
         const fieldErrors: FieldErrors = {};
@@ -53,7 +53,7 @@ export function userfieldValuesService(db: Kysely<Database>) {
             else requested.set(fieldId, checked.value);
           }
         }
-        if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+        if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
 
         const values = userfieldValuesRepository(trx);
         const before = valuesFrom(await values.ofUser(orgId, userId));
@@ -90,7 +90,7 @@ export function userfieldValuesService(db: Kysely<Database>) {
       await inTransaction(db, async (trx) => {
         const userIds = withValues.map((user) => user.userId);
         const updatedDates = await usersRepository(trx).lockUpdatedDates(orgId, userIds);
-        if (updatedDates.size < userIds.length) throw errors.notFound();
+        if (updatedDates.size < userIds.length) throw new NotFound();
         const fieldIds = [...new Set(withValues.flatMap((user) => Object.keys(user.values)))];
         const fields = new Map((await userfieldsRepository(trx).findForValues(orgId, fieldIds)).map((field) => [field.id, field]));
         const fieldErrors: FieldErrors = {};
@@ -103,7 +103,7 @@ export function userfieldValuesService(db: Kysely<Database>) {
             else rows.push({ org_id: orgId, user_id: userId, userfield_id: fieldId, value: JSON.stringify(checked.value) });
           }
         }
-        if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+        if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
         await userfieldValuesRepository(trx).save(rows);
         const at = now();
         await usersRepository(trx).touch(orgId, userIds, at);

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../../lib/errors.js';
+import type { FieldErrors } from '../../lib/domain-errors.js';
 
 /** The summary line of a failed update that v5 clients look for (docs/behaviour.md, Errors). */
 export function updateFailureMessage(fieldErrors: FieldErrors): string {

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../../lib/errors.js';
+import type { FieldErrors } from '../../lib/domain-errors.js';
 import type { UserfieldRow } from './userfields.repository.js';
 import {
   allowsSeveralSelected,

@@ -166,3 +166,12 @@ export const UserfieldQuery = ListQuery({
   categoryType: Type.Optional(CategoryTypeSchema('Only fields in categories of this type (predefined fields in no category match neither)')),
 });
 export type UserfieldQuery = Static<typeof UserfieldQuery>;
+
+/** The `data` of this resource's events. */
+declare module '../../events/event-types.js' {
+  interface EventData {
+    'userfield.created': Userfield;
+    'userfield.updated': Userfield;
+    'userfield.deleted': Userfield;
+  }
+}

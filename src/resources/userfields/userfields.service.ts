@@ -2,9 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, Refused } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
@@ -47,7 +47,7 @@ function toResponse(row: PlacedUserfieldRow): Userfield {
 }
 
 function failIfAny(fieldErrors: FieldErrors, message?: string): void {
-  if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors, message);
+  if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors, message);
 }
 
 /** The fields of one category form one dense list. */
@@ -280,7 +280,7 @@ export function userfieldsService(db: Kysely<Database>) {
         const repository = userfieldsRepository(trx);
         const field = await findById(id, (id) => repository.find(orgId, id));
         if (field.category_id === null) {
-          throw errors.badRequest('A predefined userfield cannot be deleted; DELETE only takes it out of its category, and it is in none.');
+          throw new Refused('A predefined userfield cannot be deleted; DELETE only takes it out of its category, and it is in none.');
         }
         if (field.read_only) {
           await repository.place(orgId, id, null, null);

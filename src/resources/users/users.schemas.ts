@@ -112,3 +112,12 @@ export const UserQuery = ListQuery({
   lastLoginDate: DateFilter('Last login date'),
 });
 export type UserQuery = Static<typeof UserQuery>;
+
+/** The `data` of this resource's events. */
+declare module '../../events/event-types.js' {
+  interface EventData {
+    'user.created': User;
+    'user.updated': User;
+    'user.deleted': User;
+  }
+}

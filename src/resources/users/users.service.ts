@@ -4,9 +4,9 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { errors, IN_USE_MESSAGE, type ApiError } from '../../lib/errors.js';
+import { Conflict, NotFound } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findById } from '../../lib/not-found.js';
+import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
@@ -65,9 +65,9 @@ async function newRow(orgId: string, input: UserCreation): Promise<Omit<NewUser,
 export function usersService(db: Kysely<Database>) {
   const users = usersRepository(db);
 
-  /** The 400 naming every one of `properties` as already in use. */
-  function inUse(properties: Iterable<UniqueProperty>): ApiError {
-    return errors.fieldErrors(Object.fromEntries([...properties].map((property) => [property, IN_USE_MESSAGE])));
+  /** The conflict naming every one of `properties` as already in use. */
+  function inUse(properties: Iterable<UniqueProperty>): Conflict {
+    return new Conflict([...properties]);
   }
 
   /**
@@ -158,7 +158,7 @@ export function usersService(db: Kysely<Database>) {
     },
 
     async update(caller: Caller, id: string, input: UserChanges): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
+      if (!isId(id)) throw new NotFound();
       const requested: UserPatch = {};
       if (input.email !== undefined) requested.email = input.email;
       if (input.username !== undefined) requested.username = blankToNull(input.username);
@@ -189,12 +189,12 @@ export function usersService(db: Kysely<Database>) {
     },
 
     async delete(caller: Caller, id: string): Promise<void> {
-      if (!isId(id)) throw errors.notFound();
+      if (!isId(id)) throw new NotFound();
       await inTransaction(db, async (trx) => {
         const repository = usersRepository(trx);
         // The tombstone carries the user as it was, for a sync job to know whom it deletes.
         const user = await repository.find(caller.orgId, id);
-        if (!user || !(await repository.delete(caller.orgId, id))) throw errors.notFound();
+        if (!user || !(await repository.delete(caller.orgId, id))) throw new NotFound();
         recordEvent(trx, caller.orgId, 'user.deleted', toResponse(user));
       });
     },

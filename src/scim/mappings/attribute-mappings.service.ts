@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { lockOrdering } from '../../db/dense-order.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
-import { errors, NOT_FOUND_MESSAGE, type FieldErrors } from '../../lib/errors.js';
+import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
@@ -69,7 +69,7 @@ export function attributeMappingsService(db: Kysely<Database>) {
           if (other !== undefined) fieldErrors[attribute.path] = `the userfield is already fed by ${other}`;
           feeding.set(userfieldId, attribute.path);
         }
-        if (Object.keys(fieldErrors).length > 0) throw errors.fieldErrors(fieldErrors);
+        if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
         await mappings.delete(orgId, removed);
         const at = now();
         for (const { attribute, userfieldId } of saved) {

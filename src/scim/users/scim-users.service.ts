@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { lockUser } from '../../db/locking.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
-import { ApiError } from '../../lib/errors.js';
+import { DomainError, NotFound } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { bodyValidator } from '../../plugins/validation.js';
@@ -80,7 +80,7 @@ export function scimUsersService(db: Kysely<Database>) {
 
   /** A refusal of the shared services in SCIM terms, userfield ids named by the attributes mapped onto them. */
   function scimRefusal(error: unknown, { mappings }: Context): unknown {
-    if (!(error instanceof ApiError)) return error;
+    if (!(error instanceof DomainError)) return error;
     return toScimError(error, (property) => mappings.find((mapping) => mapping.field.id === property)?.path ?? property);
   }
 
@@ -281,7 +281,7 @@ export function scimUsersService(db: Kysely<Database>) {
             await usersService(trx).delete(ctx.caller, id);
           });
       } catch (error) {
-        if (error instanceof ApiError && error.statusCode === 404) throw scimErrors.notFound('User', id);
+        if (error instanceof NotFound) throw scimErrors.notFound('User', id);
         throw error;
       }
     },

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../../lib/errors.js';
+import type { FieldErrors } from '../../lib/domain-errors.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
 import type { ScimDocument } from '../documents.js';

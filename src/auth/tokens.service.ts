@@ -1,13 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Caller } from '../../auth/caller.js';
-import { DEFAULT_SCOPES, type Scope } from '../../auth/scopes.js';
-import { hashSecret, isWellFormedAccessToken, newSecret, SECRET_PREFIXES } from '../../auth/secrets.js';
-import type { Database } from '../../db/schema.js';
-import type { RevocationWatch } from '../../db/token-revocations.js';
-import { errors } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
-import { now, toTimestamp } from '../../lib/time.js';
+import type { Caller } from './caller.js';
+import { DEFAULT_SCOPES, type Scope } from './scopes.js';
+import { hashSecret, isWellFormedAccessToken, newSecret, SECRET_PREFIXES } from './secrets.js';
+import type { Database } from '../db/schema.js';
+import type { RevocationWatch } from '../db/token-revocations.js';
+import { errors } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import { now, toTimestamp } from '../lib/time.js';
 import { tokensRepository, type AccessTokenRow } from './tokens.repository.js';
 
 /** How stale `last_used_date` may get before a request writes it again (keeps GETs free of writes). */

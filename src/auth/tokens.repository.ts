@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { AccessTokensTable, Database } from '../../db/schema.js';
-import { compiledOnce } from '../../db/compiled.js';
-import { noteTokensRevoked } from '../../db/token-revocations.js';
+import type { AccessTokensTable, Database } from '../db/schema.js';
+import { compiledOnce } from '../db/compiled.js';
+import { noteTokensRevoked } from '../db/token-revocations.js';
 
 export type AccessTokenRow = AccessTokensTable;
 

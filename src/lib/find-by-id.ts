@@ -1,9 +1,9 @@
-import { errors } from './errors.js';
+import { NotFound } from './domain-errors.js';
 import { isId } from './ids.js';
 
 /** The row, or the 404 of v5 when there is none. */
 export function found<T>(row: T | undefined): T {
-  if (row === undefined) throw errors.notFound();
+  if (row === undefined) throw new NotFound();
   return row;
 }
 
@@ -12,6 +12,6 @@ export function found<T>(row: T | undefined): T {
  * exist, and is not found without a query.
  */
 export async function findById<T>(id: string, find: (id: string) => Promise<T | undefined>): Promise<T> {
-  if (!isId(id)) throw errors.notFound();
+  if (!isId(id)) throw new NotFound();
   return found(await find(id));
 }
