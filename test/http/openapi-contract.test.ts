@@ -49,6 +49,18 @@ const DATA_DEPENDENT: Refusal[] = [
     status: 400,
     fieldError: /already (in use|exists|taken)|is not unique|already has/i,
   },
+  {
+    reason: 'uniqueness: the user already has an active registration for the offering (or completed it, without retakes)',
+    operations: /^POST \/registrations$/,
+    status: 400,
+    body: /"errors":\["The user (already has an active registration for this offering|has already completed this offering)/,
+  },
+  {
+    reason: "uniqueness within the request: option names compared case-insensitively (JSON Schema's uniqueItems compares exactly)",
+    operations: /^(POST|PUT) \/userfields/,
+    status: 400,
+    fieldError: /^options\[\d+\]\.name: repeats the name of an earlier option/,
+  },
   { reason: 'state: a concurrent or conflicting change', operations: /./, status: 409, body: /./ },
   {
     reason: 'state: a category still holding userfields is not deleted',
@@ -72,13 +84,13 @@ const DATA_DEPENDENT: Refusal[] = [
     reason: "state: which properties apply (and whether a name may be cleared) depends on the stored field's type",
     operations: /^PUT \/userfields\/:id$/,
     status: 400,
-    fieldError: /: not applicable to type|^name: required$|^type: cannot be changed/,
+    fieldError: /: not applicable to type|^(name|message): required$|^type: cannot be changed|^options: at most one option may be selected/,
   },
   {
-    reason: 'state: a deactivated user is not registered',
+    reason: 'state: a deactivated user, or an offering closed for registration, is not registered',
     operations: /^POST \/registrations$/,
     status: 400,
-    fieldError: /: The user is deactivated/,
+    fieldError: /^(userId: The user is deactivated|offeringId: The offering is not open for registration)/,
   },
   {
     reason: 'state: a status other than ejected is set by a grade (the current one changes nothing), and a graded registration is not ejected',
