@@ -4,7 +4,7 @@ import { inTransaction } from './db/unit-of-work.js';
 import type { ApiInstance, ConditionalResourceRoutes } from './http/api-instance.js';
 import type { WithinTransaction } from './http/conditional-requests.js';
 import type { PasswordPolicy } from './lib/password-policy.js';
-import { requestExample, type ApiTag, type DocumentRewrite } from './lib/openapi.js';
+import { requestExample, requestRules, type ApiTag, type DocumentRewrite } from './lib/openapi.js';
 import { agreementsRoutes, agreementsTag } from './resources/agreements/agreements.routes.js';
 import { agreementsService } from './resources/agreements/agreements.service.js';
 import { offeringCategoriesRoutes, offeringCategoriesTag } from './resources/offering-categories/offering-categories.routes.js';
@@ -80,7 +80,16 @@ export const resources: readonly Resource[] = [
   resource(userfieldValuesService, userfieldValuesRoutes, userfieldValuesTag),
   resource(offeringCategoriesService, offeringCategoriesRoutes, offeringCategoriesTag),
   resource(offeringsService, offeringsRoutes, offeringsTag),
-  resource(registrationsService, registrationsRoutes, registrationsTag),
+  resource(
+    registrationsService,
+    registrationsRoutes,
+    registrationsTag,
+    // A change is a status (ejected) or a grade, one of them; a comment comes with a grade.
+    requestRules('/registrations/{id}', 'put', {
+      oneOf: [{ required: ['status'] }, { required: ['grade'] }],
+      dependentRequired: { graderComment: ['grade'] },
+    }),
+  ),
   resource(agreementsService, agreementsRoutes, agreementsTag),
   resource(attributeMappingsService, attributeMappingsRoutes, attributeMappingsTag),
   resource(eventsService, eventsRoutes, eventsTag),

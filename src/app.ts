@@ -6,7 +6,7 @@ import type { RevocationWatch } from './db/token-revocations.js';
 import { updatedDateWatermark } from './db/watermark.js';
 import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
-import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from './lib/password-policy.js';
+import { DEFAULT_PASSWORD_POLICY, documentPasswordPolicy, type PasswordPolicy } from './lib/password-policy.js';
 import { withinTime } from './lib/time.js';
 import { registerAuthentication, registerScopeCheck } from './plugins/authentication.js';
 import { originFormTarget, registerAllowedHosts } from './plugins/allowed-hosts.js';
@@ -148,7 +148,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   await registerOpenApi(app, {
     tokenUrl: TOKEN_PATH,
     tags: [oauthTag, ...resources.map((resource) => resource.tag)],
-    rewrites: resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])),
+    rewrites: [...resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])), documentPasswordPolicy(passwordPolicy.minLength)],
   });
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));

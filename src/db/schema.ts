@@ -327,6 +327,13 @@ export interface ImportedUsersTable {
   deactivated_date: string | null;
 }
 
+/** A SCIM user's email addresses beyond its v5 `email` (see migration 0016): a JSON list of {value, type, primary}. */
+export interface ScimUserEmailsTable {
+  org_id: string;
+  user_id: string;
+  emails: string;
+}
+
 /** An import sent to POST /imports (see migration 0014). */
 export interface ImportJobsTable {
   org_id: string;
@@ -367,5 +374,6 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   imported_users: ImportedUsersTable;
+  scim_user_emails: ScimUserEmailsTable;
   import_jobs: ImportJobsTable;
 }

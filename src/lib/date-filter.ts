@@ -17,6 +17,35 @@ export const DATE_FILTER_HINT =
   'or a range from/to of those where either end may be ..; a time may carry fractional seconds and an offset such as +02:00 instead of Z';
 
 /**
+ * The same forms as regular expressions, for the OpenAPI document's `pattern`s (JSON Schema cannot
+ * call the parser): a year 0001-9999, a month, a real day of that month (29 February in leap years
+ * only), hours 00-23, minutes and seconds 00-59, offsets to ±23:59. What they cannot say is left to
+ * the parser: a range whose end comes before its start, and a moment that an offset moves out of the
+ * years 0001-9999.
+ */
+const YEAR = '(?:000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})';
+const MONTH = '(?:0[1-9]|1[0-2])';
+const LEAP_YEAR = '(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)';
+/** A month and a real day of it, `separator` between them. */
+const monthDay = (separator: string) =>
+  `(?:(?:0[13578]|1[02])${separator}(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)${separator}(?:0[1-9]|[12]\\d|30)|02${separator}(?:0[1-9]|1\\d|2[0-8]))`;
+/** yyyy-mm-dd, a real day. */
+export const DATE_PATTERN_PART = `(?:${YEAR}-${monthDay('-')}|${LEAP_YEAR}-02-29)`;
+const HOUR = '(?:[01]\\d|2[0-3])';
+const SIXTY = '[0-5]\\d';
+/** Z or an offset; `space` lets a space stand for the `+` of a query string. */
+const zone = (space: boolean) => `(?:Z|[+${space ? ' ' : ''}-]${HOUR}(?::?${SIXTY})?)`;
+/** yyyy-mm-ddThh:mm:ss[.f] with a zone: a precise timestamp as a body gives one. */
+export const TIMESTAMP_PATTERN_PART = `${DATE_PATTERN_PART}T${HOUR}:${SIXTY}:${SIXTY}(?:\\.\\d{1,9})?${zone(false)}`;
+const PERIOD_PATTERN =
+  `(?:${YEAR}(?:-${MONTH})?|${DATE_PATTERN_PART}` +
+  `(?:T${HOUR}(?::${SIXTY})?${zone(true)}?|T${HOUR}:${SIXTY}:${SIXTY}(?:\\.\\d{1,9})?${zone(true)})?)`;
+/** mm/dd/yyyy, a real day: the dates of date userfields. */
+export const US_DATE_PATTERN = `^(?:${monthDay('/')}/${YEAR}|02/29/${LEAP_YEAR})$`;
+/** A date filter: a period, or a range of two where either end may be `..`. */
+export const DATE_FILTER_PATTERN = `^(?:${PERIOD_PATTERN}(?:/(?:${PERIOD_PATTERN}|\\.\\.))?|\\.\\./${PERIOD_PATTERN})$`;
+
+/**
  * yyyy[-mm[-dd[Thh[:mm[:ss[.fff]]][zone]]]] where zone is Z or a numeric offset (±hh:mm, ±hhmm, ±hh).
  * A zone only after a time, and required after seconds. A space stands for the `+` of an offset:
  * an unencoded `+` in a query string arrives as one.

@@ -47,14 +47,19 @@ export function referenceComponents(document: OpenApiDocument): OpenApiDocument 
   return document;
 }
 
-/** `errorMessage` is our validator's wording for refusals, not part of the published contract. */
+/**
+ * `errorMessage` is our validator's wording for refusals, not part of the published contract;
+ * `documentPattern` is a `pattern` the document states and the service checks itself (with a policy
+ * the validator does not know, and in its own words), published as `pattern`.
+ */
 export function withoutValidatorAnnotations<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutValidatorAnnotations) as T;
   if (value === null || typeof value !== 'object') return value;
+  const documented = 'documentPattern' in value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([key]) => key !== 'errorMessage')
-      .map(([key, inner]) => [key, withoutValidatorAnnotations(inner)]),
+      .filter(([key]) => key !== 'errorMessage' && !(documented && key === 'pattern'))
+      .map(([key, inner]) => [key === 'documentPattern' ? 'pattern' : key, withoutValidatorAnnotations(inner)]),
   ) as T;
 }
 
@@ -66,6 +71,23 @@ export function requestExample(path: string, method: string, example: unknown): 
   return (document) => {
     const media = document.paths?.[path]?.[method]?.requestBody?.content?.['application/json'];
     if (media) media.example = example;
+    return document;
+  };
+}
+
+/**
+ * Adds keywords to an operation's JSON request body schema: rules between its properties that the
+ * validator leaves to the service (which words the refusal), stated in the document all the same.
+ */
+export function requestRules(path: string, method: string, rules: JsonSchema): DocumentRewrite {
+  return (document) => {
+    const media = document.paths?.[path]?.[method]?.requestBody?.content?.['application/json'];
+    const reference: unknown = media?.schema?.$ref;
+    const components = document.components?.schemas;
+    if (typeof reference === 'string' && components) {
+      const name = reference.replace('#/components/schemas/', '');
+      components[name] = { ...components[name], ...rules };
+    } else if (media?.schema) media.schema = { ...media.schema, ...rules };
     return document;
   };
 }

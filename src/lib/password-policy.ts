@@ -27,3 +27,24 @@ export function isAcceptablePassword(policy: PasswordPolicy, password: string): 
   const length = [...password].length;
   return length >= policy.minLength && length <= PASSWORD_MAX_LENGTH && LETTER.test(password) && NUMBER.test(password);
 }
+
+/** At least one letter and one number, in either order: the policy's rule as a JSON Schema `pattern`. */
+export const PASSWORD_PATTERN = '\\p{L}[\\s\\S]*\\p{N}|\\p{N}[\\s\\S]*\\p{L}';
+
+/**
+ * The OpenAPI document's passwords (`format: password`) as the policy of this server checks them:
+ * `minLength` the configured minimum, `maxLength` and the letter-and-number `pattern`.
+ */
+export function documentPasswordPolicy(minimum: number): <T>(document: T) => T {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== 'object') return;
+    const schema = value as Record<string, unknown>;
+    if (schema.format === 'password') Object.assign(schema, { minLength: minimum, maxLength: PASSWORD_MAX_LENGTH, pattern: PASSWORD_PATTERN });
+    Object.values(schema).forEach(visit);
+  };
+  return (document) => {
+    visit(document);
+    return document;
+  };
+}

@@ -1,4 +1,4 @@
-import { DATE_FILTER_HINT } from './date-filter.js';
+import { DATE_FILTER_HINT, DATE_FILTER_PATTERN, TIMESTAMP_PATTERN_PART } from './date-filter.js';
 import { Type, type SchemaOptions, type TSchema, type Static } from '@sinclair/typebox';
 
 /**
@@ -8,6 +8,8 @@ import { Type, type SchemaOptions, type TSchema, type Static } from '@sinclair/t
 declare module '@sinclair/typebox' {
   interface SchemaOptions {
     errorMessage?: string;
+    /** A `pattern` for the OpenAPI document only: the service checks the rule itself (see withoutValidatorAnnotations). */
+    documentPattern?: string;
   }
 }
 
@@ -42,12 +44,14 @@ export const Timestamp = (description: string) =>
 
 /** The shape of a timestamp given as input is checked here; the calendar (no 30 February) by `parseTimestamp` (date-filter.ts). */
 export const TIMESTAMP_MESSAGE = 'must be a timestamp such as 2013-10-23T00:48:50Z (fractional seconds and an offset such as +02:00 are accepted)';
-const TIMESTAMP_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]\\d{2}(:?\\d{2})?)$';
+/** The shape the validator checks (the service's parser then checks the calendar, with the other problems of the body). */
+const TIMESTAMP_SHAPE = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]\\d{2}(:?\\d{2})?)$';
 
 /** A moment given as input, stored in UTC to the second. */
 export const TimestampInput = (description: string) =>
   Type.String({
-    pattern: TIMESTAMP_PATTERN,
+    pattern: TIMESTAMP_SHAPE,
+    documentPattern: `^${TIMESTAMP_PATTERN_PART}$`,
     errorMessage: TIMESTAMP_MESSAGE,
     description: `${description}, yyyy-mm-ddThh:mm:ssZ; fractional seconds are dropped and an offset (+02:00) is converted to UTC`,
   });
@@ -59,6 +63,7 @@ export const DateFilter = (description: string) =>
   Type.Optional(
     Type.String({
       format: 'date-filter',
+      documentPattern: DATE_FILTER_PATTERN,
       errorMessage: DATE_FILTER_HINT,
       description: `${description}: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be ..`,
     }),

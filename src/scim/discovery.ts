@@ -4,7 +4,7 @@ import { ENTERPRISE_SCHEMA, GROUP_ATTRIBUTES, GROUP_SCHEMA, USER_SCHEMA, type At
 
 /**
  * The discovery documents (RFC 7644 §4), stating what this server does: PATCH and filters yes,
- * bulk, sorting and entity tags no (conditional requests do not exist yet), changing passwords yes.
+ * entity tags (ETag, If-Match) yes, bulk and sorting no, changing passwords yes.
  * Schemas and resource types are the organization's: its mapped attributes and extensions only.
  */
 const SERVICE_PROVIDER_CONFIG_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
@@ -19,7 +19,7 @@ export function serviceProviderConfig(base: string): ScimDocument {
     filter: { supported: true, maxResults: MAX_RESULTS },
     changePassword: { supported: true },
     sort: { supported: false },
-    etag: { supported: false },
+    etag: { supported: true },
     authenticationSchemes: [
       {
         type: 'oauthbearertoken',

@@ -26,7 +26,27 @@ export function typeChecks(api: TrainingApiClient): void {
   void api.list('/users', { query: { shoeSize: 44 } });
   // @ts-expect-error GET /users/{id} needs its id
   void api.get('/users/{id}', {});
+  // @ts-expect-error GET /users/{id} needs its id
+  void api.get('/users/{id}');
+  // A path without parameters takes no second argument.
+  void api.get('/agreements');
+  void api.update('/scimattributes', {});
 }
+
+it('refuses a missing token before sending anything', () => {
+  let sent = 0;
+  const fetch = async () => {
+    sent++;
+    return new Response('{}');
+  };
+  for (const token of [undefined, '', '  ']) {
+    assert.throws(
+      () => createClient({ baseUrl: 'https://training.example.com/api/v5', token: token as string, fetch }),
+      (error: Error) => error instanceof TypeError && /token is required/.test(error.message),
+    );
+  }
+  assert.equal(sent, 0);
+});
 
 for (const engine of ALL_ENGINES) {
   describe(`TypeScript client against a real server [${engine}]`, { skip: engineSkip(engine) }, () => {

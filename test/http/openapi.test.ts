@@ -52,6 +52,124 @@ forEachEngine('OpenAPI document', (h) => {
   });
 });
 
+/** Every schema in `value` for which `test` holds. */
+function schemasWhere(value: unknown, test: (schema: Record<string, any>) => boolean, found: Record<string, any>[] = []): Record<string, any>[] {
+  if (Array.isArray(value)) value.forEach((item) => schemasWhere(item, test, found));
+  else if (value !== null && typeof value === 'object') {
+    if (test(value as Record<string, any>)) found.push(value as Record<string, any>);
+    Object.values(value).forEach((item) => schemasWhere(item, test, found));
+  }
+  return found;
+}
+
+forEachEngine(
+  'OpenAPI document: the rules the server enforces, as schema',
+  (h) => {
+    let doc: any;
+    before(async () => {
+      doc = (await h.get('openapi.json', { token: null })).json();
+    });
+    const parameter = (path: string, name: string) => doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name).schema;
+
+    it('gives passwords the configured minimum (PASSWORD_MIN_LENGTH), the maximum and the letter-and-number rule', async () => {
+      const passwords = schemasWhere(doc, (schema) => schema.format === 'password');
+      assert.ok(passwords.length >= 2, 'the password of a new user and of an update');
+      for (const password of passwords) {
+        assert.equal(password.minLength, 12);
+        assert.equal(password.maxLength, 64);
+        const rule = new RegExp(password.pattern, 'u');
+        for (const text of ['abcdefghijk1', '1abcdefghijk', 'pässwörd٣']) assert.equal(rule.test(text), true, text);
+        for (const text of ['abcdefghijkl', '123456789012']) assert.equal(rule.test(text), false, text);
+      }
+      const short = await h.post('users', { email: 'short-password@example.com', password: 'abcdefghij1' });
+      assert.equal(short.statusCode, 400);
+      assert.match(short.json().fieldErrors.password, /12 to 64 characters/);
+      assert.equal((await h.post('users', { email: 'long-password@example.com', password: 'abcdefghijk1' })).statusCode, 201);
+    });
+
+    it('gives every date filter a pattern of the dates the server takes, and refuses others in the v5 shape', async () => {
+      const filters = schemasWhere(doc, (schema) => schema.format === 'date-filter');
+      assert.ok(filters.length >= 15);
+      for (const filter of filters) assert.equal(filter.pattern, filters[0]!.pattern);
+      const pattern = new RegExp(parameter('/users', 'createdDate').pattern, 'u');
+      for (const text of [
+        '2013',
+        '2013-10',
+        '2012-02-29',
+        '2000-02-29',
+        '2013-10-23T00',
+        '2013-10-23T00:48',
+        '2013-10-23T00:48:50Z',
+        '2013-10-23T00:48:50.5+02:00',
+        '2013-10-23T02 02',
+        '2013/2014',
+        '../2020-01-01',
+        '2013/..',
+      ]) {
+        assert.equal(pattern.test(text), true, text);
+      }
+      for (const text of [
+        '2013-02-29',
+        '1900-02-29',
+        '2013-04-31',
+        '2013-13',
+        '0000',
+        '2013-10-23T24',
+        '2013-10-23T00:48:50',
+        '2013-10-23T00:60',
+        '2013-10-23T00+24:00',
+        '../..',
+        'yesterday',
+        '2013-10-23 ',
+      ]) {
+        assert.equal(pattern.test(text), false, text);
+      }
+      const refused = await h.get('users?createdDate=2013-02-29');
+      assert.equal(refused.statusCode, 400);
+      assert.match(refused.json().fieldErrors.createdDate, /^must be a date such as/);
+      assert.equal((await h.get('users?createdDate=2012-02-29')).statusCode, 200);
+      // The timestamps a body gives (an offering's dates, a recovery's start) follow the same calendar.
+      const timestamp = new RegExp(doc.paths['/offerings'].post.requestBody.content['application/json'].schema.properties.beginDate.pattern, 'u');
+      assert.equal(timestamp.test('2012-02-29T10:00:00Z'), true);
+      assert.equal(timestamp.test('2013-02-29T10:00:00Z'), false);
+      assert.equal(timestamp.test('2013-03-01T10:00:00+24:00'), false);
+    });
+
+    it("describes a webhook's URL as an https URI with a host name, as the server takes it", () => {
+      const urls = [doc.paths['/webhooks'].post, doc.paths['/webhooks/{id}'].put].map(
+        (operation) => operation.requestBody.content['application/json'].schema.properties.url,
+      );
+      for (const url of urls) {
+        assert.equal(url.format, 'uri');
+        const pattern = new RegExp(url.pattern, 'u');
+        for (const text of ['https://hooks.example.com/in', 'HTTPS://hooks.example.com:8443/in?x=1', 'https://localhost/'])
+          assert.equal(pattern.test(text), true, text);
+        for (const text of [
+          'http://hooks.example.com/',
+          'https://10.0.0.1/',
+          'https://[::a00:1]/',
+          'https://[::127.0.0.1]/',
+          'https://user@hooks.example.com/',
+          'https://0x7f.1/',
+          'ftp://hooks.example.com/',
+        ]) {
+          assert.equal(pattern.test(text), false, text);
+        }
+      }
+    });
+
+    it('requires categoryId or categoryName of a new userfield, and states the rules of a registration change', () => {
+      for (const name of Object.keys(doc.components.schemas).filter((key) => key.startsWith('NewUserfield'))) {
+        assert.deepEqual(doc.components.schemas[name].anyOf, [{ required: ['categoryId'] }, { required: ['categoryName'] }], name);
+      }
+      const change = doc.paths['/registrations/{id}'].put.requestBody.content['application/json'].schema;
+      assert.deepEqual(change.oneOf, [{ required: ['status'] }, { required: ['grade'] }]);
+      assert.deepEqual(change.dependentRequired, { graderComment: ['grade'] });
+    });
+  },
+  { passwordPolicy: { minLength: 12 } },
+);
+
 forEachEngine('OpenAPI document, exact', (h) => {
   let doc: any;
   before(async () => {

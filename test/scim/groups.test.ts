@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { forEachEngine } from '../helpers/harness.js';
-import { GROUP_SCHEMA, ScimClient, scimError } from './scim-client.js';
+import { GROUP_SCHEMA, PATCH_OP, ScimClient, scimError } from './scim-client.js';
 
 forEachEngine('SCIM /Groups', (h) => {
   let scim: ScimClient;
@@ -168,6 +168,49 @@ forEachEngine('SCIM /Groups', (h) => {
       (await scim.get(`/Groups/${id}`)).json().members.map((m: { value: string }) => m.value),
       [ada],
     );
+  });
+
+  it('gives each group an ETag equal to meta.version, members included or not, and honours If-Match on PUT, PATCH and DELETE', async () => {
+    const config = (await scim.get('/ServiceProviderConfig')).json();
+    assert.deepEqual(config.etag, { supported: true });
+    const created = await scim.post('/Groups', { displayName: 'Versioned group', members: [{ value: ada }] });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json().id;
+    const version = created.json().meta.version;
+    assert.equal(created.headers.etag, version);
+    const read = await scim.get(`/Groups/${id}`);
+    assert.equal(read.headers.etag, version);
+    assert.equal(read.json().meta.version, version);
+    // The version is the whole group's: a read without members names the same one.
+    const lean = await scim.get(`/Groups/${id}?excludedAttributes=members`);
+    assert.equal(lean.json().members, undefined);
+    assert.equal(lean.json().meta.version, version);
+    assert.equal(lean.headers.etag, version);
+    const listed = (await scim.find('Groups', 'displayName eq "Versioned group"', '&excludedAttributes=members')).json();
+    assert.equal(listed.Resources[0].meta.version, version);
+
+    const stale = { 'if-match': version };
+    const addBob = { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: bob }] }] };
+    const patched = await scim.request('PATCH', `/Groups/${id}`, addBob, stale);
+    assert.equal(patched.statusCode, 204, patched.body);
+    const now = (await scim.get(`/Groups/${id}`)).json().meta.version;
+    assert.notEqual(now, version);
+    assert.equal(patched.headers.etag, now);
+    // A membership change alone makes the version read before it stale: nothing more is written with it.
+    const addCy = { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: cy }] }] };
+    scimError(await scim.request('PATCH', `/Groups/${id}`, addCy, stale), 412);
+    scimError(await scim.request('PUT', `/Groups/${id}`, { displayName: 'Renamed group' }, stale), 412);
+    scimError(await scim.request('DELETE', `/Groups/${id}`, undefined, stale), 412);
+    const after = (await scim.get(`/Groups/${id}`)).json();
+    assert.equal(after.displayName, 'Versioned group');
+    assert.deepEqual(after.members.map((m: { value: string }) => m.value).sort(), [ada, bob].sort());
+
+    const replaced = await scim.request('PUT', `/Groups/${id}`, { displayName: 'Renamed group' }, { 'if-match': `"other", ${now}` });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.equal(replaced.headers.etag, replaced.json().meta.version);
+    assert.equal((await scim.request('DELETE', `/Groups/${id}`, undefined, { 'if-match': '*' })).statusCode, 204);
+    scimError(await scim.request('DELETE', `/Groups/${id}`, undefined, { 'if-match': '*' }), 404);
+    scimError(await scim.request('PATCH', `/Groups/${id}`, addCy, { 'if-match': '*' }), 404);
   });
 
   it("keeps organizations apart: another organization's token sees and changes nothing", async () => {

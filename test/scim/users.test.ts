@@ -293,6 +293,59 @@ forEachEngine('SCIM /Users', (h) => {
     scimError(await scim.request('DELETE', `/Users/${id}`, undefined, { 'if-match': '*' }), 404);
   });
 
+  it('keeps a second email and a home one as they were sent, the primary one being the v5 email', async () => {
+    const both = await scim.createUser({
+      userName: 'two.mails@example.com',
+      emails: [
+        { value: 'two.mails@example.com', type: 'work', primary: true },
+        { value: 'two@home.example', type: 'home' },
+      ],
+    });
+    const read = (await scim.get(`/Users/${both}`)).json();
+    assert.deepEqual(read.emails, [
+      { value: 'two.mails@example.com', type: 'work', primary: true },
+      { value: 'two@home.example', type: 'home' },
+    ]);
+    assert.equal((await h.get(`users/${both}`)).json().email, 'two.mails@example.com');
+
+    // A home address alone is the user's v5 email, and stays a home one.
+    const home = await scim.createUser({ userName: 'homebody', emails: [{ value: 'homebody@home.example', type: 'home' }] });
+    assert.deepEqual((await scim.get(`/Users/${home}`)).json().emails, [{ value: 'homebody@home.example', type: 'home', primary: true }]);
+    assert.equal((await h.get(`users/${home}`)).json().email, 'homebody@home.example');
+
+    // PATCH adds one, PUT replaces the list; v5 changing the email changes the primary one only.
+    const added = await scim.patch(`/Users/${home}`, [{ op: 'add', path: 'emails', value: [{ value: 'homebody@other.example', type: 'other' }] }]);
+    assert.equal(added.statusCode, 200, added.body);
+    assert.deepEqual(added.json().emails, [
+      { value: 'homebody@home.example', type: 'home', primary: true },
+      { value: 'homebody@other.example', type: 'other' },
+    ]);
+    const replaced = await scim.put(`/Users/${both}`, {
+      userName: 'two.mails@example.com',
+      emails: [
+        { value: 'two.mails@example.com', type: 'work', primary: true },
+        { value: 'second@work.example', type: 'work' },
+      ],
+    });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.deepEqual(
+      replaced.json().emails.map((email: { value: string }) => email.value),
+      ['two.mails@example.com', 'second@work.example'],
+    );
+    assert.equal((await h.put(`users/${both}`, { email: 'renamed@example.com' })).statusCode, 204);
+    assert.deepEqual((await scim.get(`/Users/${both}`)).json().emails, [
+      { value: 'renamed@example.com', type: 'work', primary: true },
+      { value: 'second@work.example', type: 'work' },
+    ]);
+    // Back to one work address: nothing more is kept.
+    const plain = await scim.put(`/Users/${both}`, {
+      userName: 'two.mails@example.com',
+      emails: [{ value: 'renamed@example.com', type: 'work', primary: true }],
+    });
+    assert.deepEqual(plain.json().emails, [{ value: 'renamed@example.com', type: 'work', primary: true }]);
+    assert.equal((await scim.delete(`/Users/${home}`)).statusCode, 204);
+  });
+
   it('deletes as v5 does', async () => {
     const id = await scim.createUser({ userName: 'gone@example.com' });
     const response = await scim.delete(`/Users/${id}`);

@@ -19,6 +19,8 @@ type PathsWith<M extends Method> = { [P in keyof paths]: [Operation<P, M>] exten
 type ParametersOf<P extends keyof paths, M extends Method> = Operation<P, M> extends { parameters: infer Q } ? Q : never;
 /** The path parameters of an operation (`{ id }`), or nothing. */
 export type PathParams<P extends keyof paths, M extends Method> = ParametersOf<P, M> extends { path: infer A } ? A : never;
+/** The path parameters as an argument: none for a path without any (`api.get('/agreements')`). */
+type ParamsArgument<P extends keyof paths, M extends Method> = [PathParams<P, M>] extends [never] ? [] : [params: PathParams<P, M>];
 /** The query parameters of a list (limit, offset and its filters). */
 export type Query<P extends ListPath> = ParametersOf<P, 'get'> extends { query?: infer Q } ? NonNullable<Q> : never;
 /** The paths whose GET answers a page: `results`, and `next` when more follow. */
@@ -172,6 +174,10 @@ export class TrainingApiClient {
   readonly http: Client<paths>;
 
   constructor(options: ClientOptions) {
+    // Refused here, before anything is sent: an unset variable would otherwise go out as `Bearer undefined`.
+    if (typeof options.token !== 'string' || options.token.trim() === '') {
+      throw new TypeError('createClient: token is required (an access token: training-api tokens create, or one from /oauth/token)');
+    }
     this.http = createFetchClient<paths>({
       baseUrl: options.baseUrl.replace(/\/$/, ''),
       headers: { authorization: `Bearer ${options.token}` },
@@ -206,7 +212,7 @@ export class TrainingApiClient {
   }
 
   /** GET of one item (or one document, such as an agreement). */
-  async get<P extends PathsWith<'get'>>(path: P, params: PathParams<P, 'get'>): Promise<Answer<P>> {
+  async get<P extends PathsWith<'get'>>(path: P, ...[params]: ParamsArgument<P, 'get'>): Promise<Answer<P>> {
     return (await TrainingApiClient.unwrap<Answer<P>>(this.loose.GET(path, { params: { path: params } }))).data;
   }
 
@@ -217,12 +223,13 @@ export class TrainingApiClient {
   }
 
   /** PUT: changes what the body names (204). */
-  async update<P extends PathsWith<'put'>>(path: P, params: PathParams<P, 'put'>, body: Body<P, 'put'>): Promise<void> {
+  async update<P extends PathsWith<'put'>>(path: P, ...args: [...ParamsArgument<P, 'put'>, body: Body<P, 'put'>]): Promise<void> {
+    const [params, body] = args.length === 2 ? args : [undefined, args[0]];
     await TrainingApiClient.unwrap(this.loose.PUT(path, { params: { path: params }, body }));
   }
 
   /** DELETE (204). */
-  async delete<P extends PathsWith<'delete'>>(path: P, params: PathParams<P, 'delete'>): Promise<void> {
+  async delete<P extends PathsWith<'delete'>>(path: P, ...[params]: ParamsArgument<P, 'delete'>): Promise<void> {
     await TrainingApiClient.unwrap(this.loose.DELETE(path, { params: { path: params } }));
   }
 }

@@ -1323,7 +1323,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Number userfield */
         NewUserfieldNumber: {
             /**
@@ -1366,7 +1366,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Decimal userfield */
         NewUserfieldDecimal: {
             /**
@@ -1409,7 +1409,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Email userfield */
         NewUserfieldEmail: {
             /**
@@ -1452,7 +1452,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Date userfield */
         NewUserfieldDate: {
             /**
@@ -1495,7 +1495,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Dropdown userfield */
         NewUserfieldDropdown: {
             /**
@@ -1534,7 +1534,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Radiobuttons userfield */
         NewUserfieldRadiobuttons: {
             /**
@@ -1573,7 +1573,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Checkbox userfield */
         NewUserfieldCheckbox: {
             /**
@@ -1605,7 +1605,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Checkboxes userfield */
         NewUserfieldCheckboxes: {
             /**
@@ -1644,7 +1644,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Truefalse userfield */
         NewUserfieldTruefalse: {
             /**
@@ -1677,7 +1677,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Yesno userfield */
         NewUserfieldYesno: {
             /**
@@ -1710,7 +1710,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /** New Message userfield */
         NewUserfieldMessage: {
             /**
@@ -1739,7 +1739,7 @@ export interface components {
             readonly readOnly?: unknown;
             /** @description Read-only; ignored on input. */
             readonly updatedDate?: unknown;
-        };
+        } | unknown | unknown;
         /**
          * Validation errors
          * @description A refused request (400)
@@ -2197,7 +2197,7 @@ export interface operations {
                     email: string;
                     /**
                      * Format: password
-                     * @description Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number
+                     * @description Write-only. minLength (the server's PASSWORD_MIN_LENGTH, 6 by default) to 64 characters, with at least one letter and one number
                      */
                     password?: string;
                     /** @description First name */
@@ -2323,7 +2323,7 @@ export interface operations {
                     email?: string;
                     /**
                      * Format: password
-                     * @description Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number
+                     * @description Write-only. minLength (the server's PASSWORD_MIN_LENGTH, 6 by default) to 64 characters, with at least one letter and one number
                      */
                     password?: string;
                     /** @description First name */
@@ -4015,7 +4015,7 @@ export interface operations {
                     readonly lastActiveDate?: unknown;
                     /** @description Read-only; ignored on input. */
                     readonly endDate?: unknown;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -4663,7 +4663,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
+                    /**
+                     * Format: uri
+                     * @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery)
+                     */
                     url: string;
                     /** @description The event types the webhook receives */
                     events: ("user.created" | "user.updated" | "user.deleted" | "userfield.created" | "userfield.updated" | "userfield.deleted" | "userfieldcategory.created" | "userfieldcategory.updated" | "userfieldcategory.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "agreement.updated" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted" | "offeringcategory.created" | "offeringcategory.updated" | "offeringcategory.deleted")[];
@@ -4801,7 +4804,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery) */
+                    /**
+                     * Format: uri
+                     * @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery)
+                     */
                     url?: string;
                     /** @description The event types the webhook receives */
                     events?: ("user.created" | "user.updated" | "user.deleted" | "userfield.created" | "userfield.updated" | "userfield.deleted" | "userfieldcategory.created" | "userfieldcategory.updated" | "userfieldcategory.deleted" | "userfieldvalues.updated" | "registration.created" | "registration.ejected" | "registration.graded" | "agreement.updated" | "useragreement.updated" | "offering.created" | "offering.updated" | "offering.deleted" | "offeringcategory.created" | "offeringcategory.updated" | "offeringcategory.deleted")[];

@@ -14,6 +14,7 @@ import * as eventFeedPositions from './0012-event-feed-positions.js';
 import * as importedUsers from './0013-imported-users.js';
 import * as importJobs from './0014-import-jobs.js';
 import * as importJobHeartbeat from './0015-import-job-heartbeat.js';
+import * as scimUserEmails from './0016-scim-user-emails.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-imported-users': importedUsers,
   '0014-import-jobs': importJobs,
   '0015-import-job-heartbeat': importJobHeartbeat,
+  '0016-scim-user-emails': scimUserEmails,
 };

@@ -3,7 +3,17 @@ import { EVENT_TYPES } from '../event-types.js';
 import { ListQuery } from '../../lib/paging.js';
 import { Body, Nullable, ReadOnly, Timestamp, TimestampInput } from '../../lib/schema.js';
 
+/**
+ * An https URL whose host is a name (its last label starting with a letter): an address literal or
+ * user information is refused by the service (address-policy.ts), and http only reaches loopback when
+ * a test or development server allows it, so the document says https.
+ */
+const PORT = '(?::(?:6553[0-5]|655[0-2]\\d|65[0-4]\\d{2}|6[0-4]\\d{3}|[1-5]\\d{4}|\\d{1,4}))?';
+const WEBHOOK_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]://(?:[A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*\\.?${PORT}(?:[/?#][^\\s]*)?$`;
+
 const Url = Type.String({
+  format: 'uri',
+  documentPattern: WEBHOOK_URL_PATTERN,
   maxLength: 2048,
   errorMessage: 'must be an https URL of at most 2048 characters',
   description: 'Where events are POSTed: https, to a public address (checked on the resolved address at every delivery)',

@@ -1,5 +1,6 @@
 import { contentSchemas, type JsonSchema, type OpenApiDocument } from '../../lib/openapi.js';
 import {
+  allowsSeveralSelected,
   CONSTRAINT_PAIRS,
   TYPED_PROPERTIES,
   USERFIELD_TYPES,
@@ -20,6 +21,11 @@ function variantOf(schema: JsonSchema, type: UserfieldType, typeValues: string[]
     properties[name] = property;
   }
   properties.type = { type: 'string', enum: typeValues };
+  if (properties.options && !allowsSeveralSelected(type)) {
+    // One choice at most is preselected where a user makes one choice.
+    const selected = { type: 'object', required: ['selected'], properties: { selected: { const: true } } };
+    properties.options = { ...properties.options, contains: selected, minContains: 0, maxContains: 1 };
+  }
   const kind = constraintKindOf(type);
   if (kind && properties.constraints?.properties) {
     const pair: readonly string[] = CONSTRAINT_PAIRS[kind];
@@ -35,6 +41,8 @@ function variantOf(schema: JsonSchema, type: UserfieldType, typeValues: string[]
     title: `${creating ? 'New ' : ''}${capitalized(type)} userfield`,
     properties,
     required: [...required].filter((name) => name in properties),
+    // A new field goes into a category, named by id or by name (or both, when they agree).
+    ...(creating ? { anyOf: [{ required: ['categoryId'] }, { required: ['categoryName'] }] } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { US_DATE_PATTERN } from '../../lib/date-filter.js';
 import { Body, DateFilter, Nullable, ReadOnly, Timestamp, UpdatedDateFilter, UpdatedTimestamp } from '../../lib/schema.js';
 import { ListQuery } from '../../lib/paging.js';
 import { LOCALE_PATTERN } from '../users/users.schemas.js';
@@ -49,7 +50,11 @@ const Limit = Type.Integer({
   maximum: Number.MAX_SAFE_INTEGER,
   errorMessage: `must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`,
 });
-const UsDate = Type.String({ pattern: '^\\d{2}/\\d{2}/\\d{4}$', errorMessage: 'must be a date in the form mm/dd/yyyy' });
+const UsDate = Type.String({
+  pattern: '^\\d{2}/\\d{2}/\\d{4}$',
+  documentPattern: US_DATE_PATTERN,
+  errorMessage: 'must be a date in the form mm/dd/yyyy',
+});
 const Constraints = Type.Object(
   {
     minimumLength: Type.Optional(Limit),

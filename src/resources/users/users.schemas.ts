@@ -22,7 +22,7 @@ const LoginEmail = Email('Login email, unique in the organization (case-insensit
 /** Checked by the `password` format against the configured policy (lib/password-policy.ts), which also words the refusal. */
 const Password = Type.String({
   format: 'password',
-  description: 'Write-only. 6 (or PASSWORD_MIN_LENGTH) to 64 characters with at least one letter and one number',
+  description: "Write-only. minLength (the server's PASSWORD_MIN_LENGTH, 6 by default) to 64 characters, with at least one letter and one number",
   writeOnly: true,
 });
 const Name = (description: string) => Type.String({ maxLength: 255, errorMessage: 'must be a string of at most 255 characters', description });

@@ -3,6 +3,7 @@ import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection } from '../documents.js';
 import { listQueryOf, queryText, searchQueryOf } from '../list.js';
 import { scimBase } from '../base-url.js';
+import { ifMatchOf, withVersion } from '../versions.js';
 import { GROUP_RESOURCE } from './scim-groups.service.js';
 import type { ScimGroupsService } from './scim-groups.service.js';
 
@@ -18,27 +19,31 @@ export const scimGroupsRoutes: ResourceRoutes<ScimGroupsService> = async (app, {
 
   app.post('/Groups', async (request, reply) => {
     const show = projection(GROUP_RESOURCE, ...attributes(request));
-    const document = await service.create(context(request), request.body);
+    const document = withVersion(reply, await service.create(context(request), request.body));
     return reply
       .code(201)
       .header('Location', (document.meta as { location: string }).location)
       .send(show(document));
   });
 
-  app.get<ById>('/Groups/:id', async (request) => service.get(context(request), request.params.id, ...attributes(request)));
-
-  app.put<ById>('/Groups/:id', async (request) => {
+  app.get<ById>('/Groups/:id', async (request, reply) => {
     const show = projection(GROUP_RESOURCE, ...attributes(request));
-    return show(await service.replace(context(request), request.params.id, request.body));
+    return show(withVersion(reply, await service.get(context(request), request.params.id, ...attributes(request))));
+  });
+
+  app.put<ById>('/Groups/:id', async (request, reply) => {
+    const show = projection(GROUP_RESOURCE, ...attributes(request));
+    return show(withVersion(reply, await service.replace(context(request), request.params.id, request.body, ifMatchOf(request))));
   });
 
   app.patch<ById>('/Groups/:id', async (request, reply) => {
-    await service.patch(context(request), request.params.id, request.body);
+    const version = await service.patch(context(request), request.params.id, request.body, ifMatchOf(request));
+    if (version !== undefined) reply.header('ETag', version);
     return reply.code(204).send();
   });
 
   app.delete<ById>('/Groups/:id', async (request, reply) => {
-    await service.delete(context(request), request.params.id);
+    await service.delete(context(request), request.params.id, ifMatchOf(request));
     return reply.code(204).send();
   });
 };

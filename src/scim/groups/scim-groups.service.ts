@@ -14,7 +14,7 @@ import { listResponse, type ListQuery, type ListResponse } from '../list.js';
 import { formatPath, parsePath, readPatchRequest, type PatchOperation } from '../patch.js';
 import { GROUP_ATTRIBUTES, GROUP_SCHEMA } from '../schemas.js';
 import { scimErrors } from '../scim-errors.js';
-import { versionOf } from '../users/user-document.js';
+import { checkVersion, versionOf } from '../versions.js';
 import { scimUsersRepository } from '../users/scim-users.repository.js';
 import { groupMembership } from './membership.js';
 import { scimGroupsRepository, type ScimGroupRow } from './scim-groups.repository.js';
@@ -84,22 +84,26 @@ export function scimGroupsService(db: Kysely<Database>) {
     return sql<SqlBool>`(users.tags is not null and ${hasWord('users.tags', tag)})`;
   }
 
-  async function render(ctx: Context, row: ScimGroupRow, withMembers: boolean): Promise<ScimDocument> {
+  /**
+   * A group as stored, in `executor` (the unit of work when it holds the group locked). Its version is
+   * that of the whole group, members included, whatever the request shows of it, so that a read without
+   * members gives the ETag a write's If-Match must name; members are left out when `withMembers` is false.
+   */
+  async function render(ctx: Context, row: ScimGroupRow, withMembers: boolean, executor: Kysely<Database> = db): Promise<ScimDocument> {
     const document: ScimDocument = { schemas: [GROUP_SCHEMA], id: row.id };
     if (row.external_id) document.externalId = row.external_id;
     document.displayName = row.display_name;
-    if (withMembers) {
-      const members = await scimUsersRepository(db).members(ctx.caller.orgId, membersCondition(row.tag));
-      document.members = members.map((member) => ({
-        value: member.id,
-        display: member.username ?? member.email,
-        $ref: `${ctx.base}/Users/${member.id}`,
-        type: 'User',
-      }));
-    }
+    const members = await scimUsersRepository(executor).members(ctx.caller.orgId, membersCondition(row.tag));
+    document.members = members.map((member) => ({
+      value: member.id,
+      display: member.username ?? member.email,
+      $ref: `${ctx.base}/Users/${member.id}`,
+      type: 'User',
+    }));
     const meta = { resourceType: 'Group', created: row.created_date, lastModified: row.updated_date, location: `${ctx.base}/Groups/${row.id}` };
     document.meta = meta;
     document.meta = { ...meta, version: versionOf(document) };
+    if (!withMembers) delete document.members;
     return document;
   }
 
@@ -149,12 +153,14 @@ export function scimGroupsService(db: Kysely<Database>) {
     });
   }
 
-  /** Locks the group row for the rest of the transaction; 404 when the organization has no such group. */
-  async function lock(trx: Kysely<Database>, orgId: string, id: string): Promise<ScimGroupRow> {
+  /** Locks the group row for the rest of the transaction; 404 when the organization has no such group, 412 when `ifMatch` names another version. */
+  async function lock(ctx: Context, trx: Kysely<Database>, id: string, ifMatch?: string): Promise<ScimGroupRow> {
+    const orgId = ctx.caller.orgId;
     const row = isId(id)
       ? await forUpdate(trx, trx.selectFrom('scim_groups').selectAll().where('org_id', '=', orgId).where('id', '=', id)).executeTakeFirst()
       : undefined;
     if (!row) throw scimErrors.notFound('Group', id);
+    if (ifMatch !== undefined) checkVersion(await render(ctx, row, false, trx), ifMatch);
     return row;
   }
 
@@ -281,10 +287,11 @@ export function scimGroupsService(db: Kysely<Database>) {
       return listResponse(resources, total, query.startIndex);
     },
 
+    /** The group, with its members when `attributes`/`excludedAttributes` ask for them (still to be projected). */
     async get(ctx: Context, id: string, attributes?: string, excluded?: string): Promise<ScimDocument> {
       const row = isId(id) ? await groups.find(ctx.caller.orgId, id) : undefined;
       if (!row) throw scimErrors.notFound('Group', id);
-      return projectDocument(await render(ctx, row, membersWanted(attributes, excluded)), GROUP_RESOURCE, attributes, excluded);
+      return render(ctx, row, membersWanted(attributes, excluded));
     },
 
     async create(ctx: Context, body: unknown): Promise<ScimDocument> {
@@ -313,13 +320,13 @@ export function scimGroupsService(db: Kysely<Database>) {
     },
 
     /** PUT: name and externalId replaced; members replaced when sent (a PUT without members keeps them, so a rename loses no one). */
-    async replace(ctx: Context, id: string, body: unknown): Promise<ScimDocument> {
+    async replace(ctx: Context, id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
       if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a Group object');
       const document = canonicalDocument(body, GROUP_RESOURCE);
       const displayName = displayNameOf(document.displayName);
       const members = document.members === undefined ? undefined : memberIds(document.members);
       const row = await write(async (trx) => {
-        const before = await lock(trx, ctx.caller.orgId, id);
+        const before = await lock(ctx, trx, id, ifMatch);
         const after = { ...(await rename(trx, ctx.caller, before, displayName)), external_id: externalIdOf(document.externalId) };
         if (members !== undefined) await replaceMembers(trx, ctx.caller, after.tag, members);
         await save(trx, before, after);
@@ -328,21 +335,28 @@ export function scimGroupsService(db: Kysely<Database>) {
       return render(ctx, row, true);
     },
 
-    /** PATCH: the operations in order, all or nothing. Answers 204 (RFC 7644 §3.5.2), as Entra ID advises and Okta accepts. */
-    async patch(ctx: Context, id: string, body: unknown): Promise<void> {
+    /**
+     * PATCH: the operations in order, all or nothing. Answers 204 (RFC 7644 §3.5.2), as Entra ID advises
+     * and Okta accepts. A client that sent If-Match gets the group's new version back, for its ETag; the
+     * others, who send batches of members without versions, are spared reading every member again.
+     */
+    async patch(ctx: Context, id: string, body: unknown, ifMatch?: string): Promise<string | undefined> {
       const operations = readPatchRequest(body);
-      await write(async (trx) => {
-        const before = await lock(trx, ctx.caller.orgId, id);
+      return await write(async (trx) => {
+        const before = await lock(ctx, trx, id, ifMatch);
         let row = before;
         for (const operation of operations) row = await applyOperation(trx, ctx.caller, row, operation);
         await save(trx, before, row);
+        if (ifMatch === undefined) return undefined;
+        const document = await render(ctx, (await scimGroupsRepository(trx).find(row.org_id, row.id))!, false, trx);
+        return (document.meta as { version: string }).version;
       });
     },
 
     /** Deletes the group: its tag leaves every member, who are kept. */
-    async delete(ctx: Context, id: string): Promise<void> {
+    async delete(ctx: Context, id: string, ifMatch?: string): Promise<void> {
       await write(async (trx) => {
-        const row = await lock(trx, ctx.caller.orgId, id);
+        const row = await lock(ctx, trx, id, ifMatch);
         await removeAllMembers(trx, ctx.caller, row.tag);
         await scimGroupsRepository(trx).delete(row.org_id, row.id);
       });

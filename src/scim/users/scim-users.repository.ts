@@ -87,6 +87,25 @@ export function scimUsersRepository(db: Kysely<Database>) {
       await db.updateTable('users').set({ tags, updated_date: updatedDate }).where('org_id', '=', orgId).where('id', 'in', ids).execute();
     },
 
+    /** The email lists stored for the given users (those whose SCIM emails are more than the v5 email). */
+    async emails(orgId: string, userIds: readonly string[]): Promise<{ user_id: string; emails: string }[]> {
+      if (userIds.length === 0) return [];
+      return db.selectFrom('scim_user_emails').select(['user_id', 'emails']).where('org_id', '=', orgId).where('user_id', 'in', userIds).execute();
+    },
+
+    /** Stores a user's email list, or forgets it (`null`: the v5 email says everything). */
+    async setEmails(orgId: string, userId: string, emails: string | null): Promise<void> {
+      if (emails === null) {
+        await db.deleteFrom('scim_user_emails').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+        return;
+      }
+      await db
+        .insertInto('scim_user_emails')
+        .values({ org_id: orgId, user_id: userId, emails })
+        .onConflict((conflict) => conflict.columns(['org_id', 'user_id']).doUpdateSet({ emails }))
+        .execute();
+    },
+
     /** The tags of the given users. */
     async tags(orgId: string, userIds: readonly string[]) {
       if (userIds.length === 0) return [];

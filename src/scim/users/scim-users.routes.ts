@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection, type ScimDocument } from '../documents.js';
 import { listQueryOf, queryText, searchQueryOf } from '../list.js';
 import { scimBase } from '../base-url.js';
+import { ifMatchOf, withVersion } from '../versions.js';
 import type { ScimUsersContext, ScimUsersService } from './scim-users.service.js';
 
 type ById = { Params: { id: string } };
@@ -10,18 +11,6 @@ type ById = { Params: { id: string } };
 /** A resource as asked with `attributes`/`excludedAttributes`, checked before the request does anything. */
 function shown(ctx: { schema: ScimUsersContext['schema'] }, request: FastifyRequest): (document: ScimDocument) => ScimDocument {
   return projection(ctx.schema, queryText(request, 'attributes'), queryText(request, 'excludedAttributes'));
-}
-
-/** The request's If-Match, the versions a write must find (RFC 7644 §3.14). */
-function ifMatchOf(request: FastifyRequest): string | undefined {
-  const value = request.headers['if-match'];
-  return Array.isArray(value) ? value.join(',') : value;
-}
-
-/** Sends a user with its version as its ETag, before `attributes=` may leave meta out. */
-function withVersion(reply: FastifyReply, document: ScimDocument): ScimDocument {
-  reply.header('ETag', (document.meta as { version: string }).version);
-  return document;
 }
 
 /** /Users (RFC 7644 §3): list with filter and paging, create, read, replace (PUT), patch, delete. */

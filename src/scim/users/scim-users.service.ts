@@ -20,7 +20,8 @@ import { listResponse, type ListQuery, type ListResponse } from '../list.js';
 import { attributeMappingsService, type MappedUserfield } from '../mappings/attribute-mappings.service.js';
 import { applyPatch, readPatchRequest } from '../patch.js';
 import { scimErrors, toScimError } from '../scim-errors.js';
-import { readUser, renderUser, versionMatches, type UserInput, type UserRecord } from './user-document.js';
+import { readUser, renderUser, storedEmails, type EmailEntry, type UserInput, type UserRecord } from './user-document.js';
+import { checkVersion } from '../versions.js';
 import { groupIdsIn, userCondition } from './user-filter.js';
 import { userSchemaFor } from './user-schema.js';
 import { scimUsersRepository } from './scim-users.repository.js';
@@ -105,9 +106,14 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
     }
     const tagKeys = [...new Set(rows.flatMap((row) => (row.tags ? row.tags.toLowerCase().split(' ') : [])))];
     const groups = await scimGroupsRepository(reader).withTagKeys(orgId, tagKeys);
+    const emails = new Map(
+      (await scimUsersRepository(reader).emails(orgId, ids)).map((stored) => [stored.user_id, JSON.parse(stored.emails) as EmailEntry[]]),
+    );
     return rows.map((row) => {
       const keys = new Set(row.tags ? row.tags.toLowerCase().split(' ') : []);
-      return { row, values: byUser.get(row.id) ?? new Map(), groups: groups.filter((group) => keys.has(group.tag_key)) };
+      const record: UserRecord = { row, values: byUser.get(row.id) ?? new Map(), groups: groups.filter((group) => keys.has(group.tag_key)) };
+      const stored = emails.get(row.id);
+      return stored ? { ...record, emails: stored } : record;
     });
   }
 
@@ -137,6 +143,12 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
       throw scimRefusal(error, ctx);
     }
     return render(ctx, id);
+  }
+
+  /** Keeps the document's emails beyond the v5 email (a second one, a `home` one); undefined (not sent) keeps the stored ones. */
+  async function saveEmails(trx: Kysely<Database>, caller: Caller, id: string, emails: readonly EmailEntry[] | null | undefined): Promise<void> {
+    if (emails === undefined) return;
+    await scimUsersRepository(trx).setEmails(caller.orgId, id, emails === null ? null : storedEmails(emails));
   }
 
   async function saveValues(trx: Kysely<Database>, caller: Caller, id: string, values: Map<string, unknown>): Promise<void> {
@@ -175,15 +187,13 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
     return id;
   }
 
-  /** Locks the user and reads its current document; 404 when the organization has no such user. */
   /** The user as it stands, locked until the transaction ends; `ifMatch` (a request's If-Match) must name its version. */
   async function current(ctx: Context, trx: Kysely<Database>, id: string, ifMatch?: string): Promise<ScimDocument> {
     if (!isId(id) || !(await lockUser(trx, ctx.caller.orgId, id))) throw scimErrors.notFound('User', id);
     const row = (await scimUsersRepository(trx).find(ctx.caller.orgId, id))!;
     const [record] = await records(ctx.caller.orgId, [row], ctx.mappings, trx);
     const document = renderUser(record!, ctx.mappings, ctx.base);
-    const { version } = document.meta as { version: string };
-    if (ifMatch !== undefined && !versionMatches(ifMatch, version)) throw scimErrors.versionChanged(version);
+    checkVersion(document, ifMatch);
     return document;
   }
 
@@ -224,15 +234,17 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
         active: input.active,
       });
       const values = new Map([...input.values].filter(([, value]) => value !== null));
+      const emails = input.emails && storedEmails(input.emails) !== null ? input.emails : undefined;
       return write(
         ctx,
         async (trx) => {
           validateCreate(user);
           const id = await usersService(trx).create(ctx.caller, { ...user, externalId: input.externalId });
           await saveValues(trx, ctx.caller, id, values);
+          await saveEmails(trx, ctx.caller, id, emails);
           return id;
         },
-        values.size === 0,
+        values.size === 0 && emails === undefined,
       );
     },
 
@@ -243,7 +255,9 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
       return write(ctx, async (trx) => {
         const before = readUser(await current(ctx, trx, id, ifMatch), ctx.mappings);
         const after: UserInput = { ...sent, email: sent.email ?? before.email };
-        return update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
+        await update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
+        await saveEmails(trx, ctx.caller, id, sent.emails ?? undefined);
+        return id;
       });
     },
 
@@ -253,7 +267,9 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
         const document = await current(ctx, trx, id, ifMatch);
         const before = readUser(document, ctx.mappings);
         const after = readUser(canonicalDocument(applyPatch(document, operations, ctx.schema), ctx.schema), ctx.mappings);
-        return update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
+        await update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
+        await saveEmails(trx, ctx.caller, id, after.emails ?? undefined);
+        return id;
       });
     },
 

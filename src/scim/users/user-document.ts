@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FieldErrors } from '../../lib/domain-errors.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
@@ -7,10 +6,20 @@ import type { MappedUserfield } from '../mappings/attribute-mappings.service.js'
 import { isStandardAttribute, type MappedAttribute } from '../mappings/mapped-attribute.js';
 import { USER_SCHEMA } from '../schemas.js';
 import { scimErrors } from '../scim-errors.js';
+import { versionOf } from '../versions.js';
+
+/** One of a user's email addresses as SCIM gives it (RFC 7643 §4.1.2). */
+export interface EmailEntry {
+  value: string;
+  type?: string;
+  primary?: boolean;
+}
 
 /** A user as stored: its row, its values of mapped userfields and the groups whose tag it carries. */
 export interface UserRecord {
   row: VisibleUserRow;
+  /** Its SCIM email list when it holds more than the v5 email as the primary work address. */
+  emails?: readonly EmailEntry[];
   /** Userfield id → value in its v5 representation. */
   values: ReadonlyMap<string, unknown>;
   groups: readonly { id: string; display_name: string }[];
@@ -20,6 +29,8 @@ export interface UserRecord {
 export interface UserInput {
   userName?: string | null;
   email?: string | null;
+  /** Every email the document gives, the primary one (`email`) marked: undefined when it gives none. */
+  emails?: EmailEntry[] | null;
   givenName?: string | null;
   familyName?: string | null;
   locale?: string | null;
@@ -32,20 +43,6 @@ export interface UserInput {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** Weak entity tag of a representation: any change of it, lastModified included, changes the tag. */
-export function versionOf(document: ScimDocument): string {
-  return `W/"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 22)}"`;
-}
-
-/**
- * Whether an If-Match header names `version` (RFC 7644 §3.14): `*`, or a list of entity tags compared
- * weakly, as SCIM's versions are weak.
- */
-export function versionMatches(ifMatch: string, version: string): boolean {
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifMatch.trim() === '*' || ifMatch.split(',').some((tag) => opaque(tag) === opaque(version));
 }
 
 /** Places a mapped attribute's value where its path says, in a document being built. */
@@ -79,7 +76,7 @@ export function renderUser(record: UserRecord, mappings: readonly MappedUserfiel
       formatted: [row.first_name, row.last_name].filter(Boolean).join(' '),
     };
   }
-  document.emails = [{ value: row.email, type: 'work', primary: true }];
+  document.emails = emailsOf(row.email, record.emails);
   if (row.locale) document.locale = row.locale;
   document.active = row.active;
   for (const mapping of mappings) {
@@ -169,8 +166,30 @@ function text(errors: FieldErrors, name: string, value: unknown): string | null 
   return undefined;
 }
 
-/** The primary email: the one marked primary, else the work one, else the first. */
-function emailOf(errors: FieldErrors, value: unknown): string | null | undefined {
+/**
+ * A user's emails: the stored list with the v5 email as its primary one (v5 may have changed it since),
+ * or the v5 email alone as the primary work address.
+ */
+function emailsOf(email: string, stored: readonly EmailEntry[] | undefined): EmailEntry[] {
+  const primary = stored?.find((entry) => entry.primary);
+  if (!stored || !primary) return [{ value: email, type: 'work', primary: true }];
+  return stored.map((entry) => (entry === primary ? { ...entry, value: email } : entry));
+}
+
+/** What of a document's emails to store beside the v5 email: nothing when it is the primary work address alone. */
+export function storedEmails(emails: readonly EmailEntry[]): string | null {
+  const [only] = emails;
+  const plain = emails.length === 1 && only!.primary === true && (only!.type === undefined || only!.type === 'work');
+  return plain ? null : JSON.stringify(emails);
+}
+
+const MAX_EMAIL_LENGTH = 254;
+
+/**
+ * The document's emails, each `{value, type?}`, the primary one marked: the one marked primary, else
+ * the work one, else the first. Its value is the user's v5 email; the others are kept as they are.
+ */
+function emailListOf(errors: FieldErrors, value: unknown): EmailEntry[] | null | undefined {
   if (value === undefined || value === null) return value;
   if (!Array.isArray(value) || !value.every(isObject)) {
     errors.emails = 'must be a list of {"value": address}';
@@ -181,7 +200,25 @@ function emailOf(errors: FieldErrors, value: unknown): string | null | undefined
     value.find((entry) => booleanOf(entry.primary) === true) ??
     value.find((entry) => typeof entry.type === 'string' && entry.type.toLowerCase() === 'work') ??
     value[0]!;
-  return text(errors, 'emails.value', chosen.value);
+  const entries: EmailEntry[] = [];
+  const seen = new Set<string>([typeof chosen.value === 'string' ? chosen.value.toLowerCase() : '']);
+  for (const entry of value) {
+    const address = entry.value;
+    if (typeof address !== 'string' || address.length > MAX_EMAIL_LENGTH) {
+      errors['emails.value'] = `must be a string of at most ${MAX_EMAIL_LENGTH} characters`;
+      return undefined;
+    }
+    if (entry.type !== undefined && entry.type !== null && typeof entry.type !== 'string') {
+      errors['emails.type'] = 'must be a string';
+      return undefined;
+    }
+    const type = typeof entry.type === 'string' ? entry.type.toLowerCase() : undefined;
+    // The same address twice (a provider echoing the primary one) is kept once.
+    if (entry !== chosen && seen.has(address.toLowerCase())) continue;
+    seen.add(address.toLowerCase());
+    entries.push({ value: address, ...(type ? { type } : {}), ...(entry === chosen ? { primary: true } : {}) });
+  }
+  return entries;
 }
 
 /** Reads a canonical SCIM user document; every malformed attribute is reported at once (400 invalidValue). */
@@ -189,7 +226,8 @@ export function readUser(document: ScimDocument, mappings: readonly MappedUserfi
   const errors: FieldErrors = {};
   const input: UserInput = { values: new Map() };
   input.userName = text(errors, 'userName', document.userName);
-  input.email = emailOf(errors, document.emails);
+  input.emails = emailListOf(errors, document.emails);
+  input.email = input.emails === undefined || input.emails === null ? input.emails : input.emails.find((entry) => entry.primary)!.value;
   const name = document.name;
   if (isObject(name)) {
     input.givenName = text(errors, 'name.givenName', name.givenName);

@@ -220,6 +220,7 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) and "userfield_id" in ($3);
+select "user_id", "emails" from "scim_user_emails" where "org_id" = $1 and "user_id" in ($2);
 
 -- GET /scim/v2/Users?filter=userName%20eq%20%22grace%40example.com%22 → 200
 select * from "access_tokens" where "token_hash" = $1;
@@ -228,6 +229,7 @@ select * from "userfields" where "org_id" = $1 and "id" in ($2);
 select count(*) as "total" from "users" where "users"."org_id" = $1 and ("users"."username_key" = $2 or ("users"."username_key" is null and "users"."email_key" = $3));
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "users"."org_id" = $1 and ("users"."username_key" = $2 or ("users"."username_key" is null and "users"."email_key" = $3)) order by "created_date", "id" limit $4 offset $5;
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) and "userfield_id" in ($3);
+select "user_id", "emails" from "scim_user_emails" where "org_id" = $1 and "user_id" in ($2);
 
 -- POST /api/v5/webhooks → 201
 select * from "access_tokens" where "token_hash" = $1;

@@ -175,6 +175,7 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" in (?) and "userfield_id" in (?);
+select "user_id", "emails" from "scim_user_emails" where "org_id" = ? and "user_id" in (?);
 
 -- GET /scim/v2/Users?filter=userName%20eq%20%22grace%40example.com%22 → 200
 select * from "access_tokens" where "token_hash" = ?;
@@ -183,6 +184,7 @@ select * from "userfields" where "org_id" = ? and "id" in (?);
 select count(*) as "total" from "users" where "users"."org_id" = ? and ("users"."username_key" = ? or ("users"."username_key" is null and "users"."email_key" = ?));
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "users"."org_id" = ? and ("users"."username_key" = ? or ("users"."username_key" is null and "users"."email_key" = ?)) order by "created_date", "id" limit ? offset ?;
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" in (?) and "userfield_id" in (?);
+select "user_id", "emails" from "scim_user_emails" where "org_id" = ? and "user_id" in (?);
 
 -- POST /api/v5/webhooks → 201
 select * from "access_tokens" where "token_hash" = ?;
