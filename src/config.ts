@@ -205,14 +205,24 @@ function parsePoolMode(value: string): boolean {
   return mode === 'transaction';
 }
 
+/** On unless a transaction pooler is in front (PgBouncer before 1.21 keeps no prepared statement); on or off when set. */
+function parsePreparedStatements(value: string | undefined, transactionPooler: boolean): boolean {
+  if (value === undefined) return !transactionPooler;
+  if (/^(1|true|yes|on)$/i.test(value.trim())) return true;
+  if (/^(0|false|no|off)$/i.test(value.trim())) return false;
+  throw new ConfigError(`DATABASE_PREPARED_STATEMENTS must be on or off (got "${value}")`);
+}
+
 function topologyOf(get: (name: string) => string | undefined, databaseUrl: string): PostgresTopologyOptions {
   const readUrl = parseOtherPostgresUrl(get('DATABASE_READ_URL'), 'DATABASE_READ_URL', databaseUrl);
   const listenUrl = parseOtherPostgresUrl(get('DATABASE_LISTEN_URL'), 'DATABASE_LISTEN_URL', databaseUrl);
+  const transactionPooler = parsePoolMode(get('DATABASE_POOL_MODE') ?? 'session');
   return {
     ...(readUrl ? { readUrl } : {}),
     readMaxLagMs: parseDuration(get('DATABASE_READ_MAX_LAG') ?? '5s', 'DATABASE_READ_MAX_LAG'),
     ...(listenUrl ? { listenUrl } : {}),
-    transactionPooler: parsePoolMode(get('DATABASE_POOL_MODE') ?? 'session'),
+    transactionPooler,
+    preparedStatements: parsePreparedStatements(get('DATABASE_PREPARED_STATEMENTS'), transactionPooler),
   };
 }
 

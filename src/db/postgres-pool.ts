@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { DatabaseLimits } from './options.js';
 import { isBrokenConnection } from './faults.js';
 import { type HostLocator, locatedClient } from './postgres-hosts.js';
+import { preparedName } from './prepared-statements.js';
 
 /** What the PostgreSQL pool tells about its connections (pg.Pool's counts), read by the metrics. */
 export interface PoolCounts {
@@ -25,6 +26,8 @@ export interface PostgresPoolOptions {
    * refuses; the server's own timeouts then come from the role's settings (docs/deploy.md).
    */
   transactionPooler?: boolean;
+  /** The hot statements go as named (prepared) statements (prepared-statements.ts); off behind a pooler that cannot keep them. */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -71,7 +74,7 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   pool.on('error', () => {});
 
   return {
-    connect: async () => new ResilientClient(await pool.connect(), locator),
+    connect: async () => new ResilientClient(await pool.connect(), locator, options.preparedStatements ?? !options.transactionPooler),
     end: () => pool.end(),
     get totalCount() {
       return pool.totalCount;
@@ -92,6 +95,7 @@ class ResilientClient implements PostgresPoolClient {
   constructor(
     private readonly client: pg.PoolClient,
     private readonly locator: HostLocator,
+    private readonly prepared: boolean,
   ) {}
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
@@ -102,7 +106,9 @@ class ResilientClient implements PostgresPoolClient {
     // The connection is abandoned on release, which rolls back anything open on it server-side; a
     // statement sent now (the transaction's ROLLBACK) would only wait out another timeout.
     if (this.#broken) return Promise.reject(this.#broken);
-    return this.client.query(sql, parameters as unknown[]).catch((error: unknown) => {
+    const name = this.prepared ? preparedName(sql) : undefined;
+    const sent = name ? this.client.query({ name, text: sql, values: parameters as unknown[] }) : this.client.query(sql, parameters as unknown[]);
+    return sent.catch((error: unknown) => {
       if (isBrokenConnection(error)) {
         this.#broken = error as Error;
         this.locator.forget();
