@@ -73,8 +73,17 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   // The same errors while idle: already reported by the client's own listener above.
   pool.on('error', () => {});
 
+  const prepared = options.preparedStatements ?? !options.transactionPooler;
+  const checkouts = new WeakMap<pg.PoolClient, ResilientClient>();
   return {
-    connect: async () => new ResilientClient(await pool.connect(), locator, options.preparedStatements ?? !options.transactionPooler),
+    connect: () =>
+      pool.connect().then((client) => {
+        // One wrapper per connection for its life (a broken one is destroyed, never handed out again),
+        // so that Kysely, which keeps its own connection object per client, makes none per query.
+        let checkout = checkouts.get(client);
+        if (!checkout) checkouts.set(client, (checkout = new ResilientClient(client, locator, prepared)));
+        return checkout;
+      }),
     end: () => pool.end(),
     get totalCount() {
       return pool.totalCount;
@@ -88,7 +97,7 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   };
 }
 
-/** One checkout of a pooled connection; released destroyed when a query found the connection broken. */
+/** A pooled connection as checked out; released destroyed when a query found the connection broken. */
 class ResilientClient implements PostgresPoolClient {
   #broken: Error | undefined;
 
