@@ -13,7 +13,8 @@
  * and one log line per request (pino, to /dev/null). It is the floor of a faithful server on this
  * stack, without the rest (405 with Allow, Accept, scopes per method, rate limits, idempotency...).
  *
- * `fastify-postgres` reads the user from PostgreSQL instead, the same way.
+ * `fastify-postgres` does what `fastify-sqlite` does on PostgreSQL (named statements, a pool of 10);
+ * `fastify-postgres-duties` is `fastify-duties` on PostgreSQL.
  *
  * argv: <mode> <cert file> <key file> <user JSON> [<SQLite file or PostgreSQL URL> <org id>].
  * Sends {port} once listening.
@@ -137,22 +138,25 @@ interface TokenRow {
   expires_date: string | null;
 }
 
-function sqliteUserWithDuties(): FastifyInstance {
+/** What the duties reference reads: the token by its hash, and a user within an organization. */
+interface DutyReads {
+  tokenOf(hash: string): TokenRow | undefined | Promise<TokenRow | undefined>;
+  find(org: string, id: string): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+}
+
+function userWithDuties(reads: DutyReads): FastifyInstance {
   const app = Fastify({
     https,
     logger: { level: 'info', file: '/dev/null' },
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
   });
-  const database = new BetterSqlite3(databaseFile, { readonly: true });
-  const users = userReads(database);
-  const tokenOf = database.prepare('select org_id, scopes, revoked_date, expires_date from access_tokens where token_hash = ?');
   const headers = apiResponseHeaders();
   app.decorateRequest('orgId', '');
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(headers).header('X-Request-Id', request.id);
     const bearer = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '');
-    const token = bearer && (tokenOf.get(hashSecret(bearer[1]!)) as TokenRow | undefined);
+    const token = bearer ? await reads.tokenOf(hashSecret(bearer[1]!)) : undefined;
     const usable = token && !token.revoked_date && !(token.expires_date && token.expires_date <= new Date().toISOString());
     if (!usable || !token.scopes.split(',').some((scope) => scope === 'read' || scope === 'write')) {
       return reply.code(401).send({ errors: ['The access token is invalid'] });
@@ -166,22 +170,93 @@ function sqliteUserWithDuties(): FastifyInstance {
     );
   });
   app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
-    const user = users.find((request as unknown as { orgId: string }).orgId, request.params.id);
+    const user = await reads.find((request as unknown as { orgId: string }).orgId, request.params.id);
     if (!user) return reply.code(404).send({ errors: ['No resource exists with the given id.'] });
     return reply.header('ETag', entityTagOf(user)).send(user);
   });
   return app;
 }
 
-/** GET /users/{id} on PostgreSQL: one named (server-side prepared) statement per request, a pool as large as the server's default. */
+const TOKEN_COLUMNS = 'org_id, scopes, revoked_date, expires_date';
+
+function sqliteUserWithDuties(): FastifyInstance {
+  const database = new BetterSqlite3(databaseFile, { readonly: true });
+  const users = userReads(database);
+  const tokenOf = database.prepare(`select ${TOKEN_COLUMNS} from access_tokens where token_hash = ?`);
+  return userWithDuties({ tokenOf: (hash) => tokenOf.get(hash) as TokenRow | undefined, find: (org, id) => users.find(org, id) });
+}
+
+/** PostgreSQL's reads, each one named (server-side prepared) statement, from a pool as large as the server's default. */
+function postgresReads(pool: pg.Pool) {
+  const columns = USER_COLUMNS.replace(/ as (\w+)/g, ' as "$1"');
+  const findText = `select ${columns} from users where org_id = $1 and id = $2`;
+  const pageText = `select ${columns} from users where org_id = $1 order by created_date, id limit $2`;
+  const toUser = (row: UserRow) => rendered({ ...row, active: row.active ? 1 : 0 });
+  return {
+    async find(org: string, id: string): Promise<Record<string, unknown> | undefined> {
+      const { rows } = await pool.query<UserRow>({ name: 'find-user', text: findText, values: [org, id] });
+      return rows[0] && toUser(rows[0]);
+    },
+    async firstPage(org: string, limit: number): Promise<Record<string, unknown>[]> {
+      const { rows } = await pool.query<UserRow>({ name: 'first-page', text: pageText, values: [org, limit] });
+      return rows.map(toUser);
+    },
+    async tokenOf(hash: string): Promise<TokenRow | undefined> {
+      const text = `select ${TOKEN_COLUMNS} from access_tokens where token_hash = $1`;
+      return (await pool.query<TokenRow>({ name: 'token-of', text, values: [hash] })).rows[0];
+    },
+  };
+}
+
+/**
+ * PostgreSQL, the same way as `fastify-sqlite`: GET /users/{id}, the first page of GET /users?limit=
+ * and POST /users (one INSERT, committed on its own with PostgreSQL's default durability).
+ */
 function postgresUser(): FastifyInstance {
   const app = Fastify({ https, logger: false });
+  registerValidation(app);
   const pool = new pg.Pool({ connectionString: databaseFile, max: 10 });
-  const text = `select ${USER_COLUMNS.replace(/ as (\w+)/g, ' as "$1"')} from users where org_id = $1 and id = $2`;
-  app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
-    const { rows } = await pool.query<UserRow>({ name: 'find-user', text, values: [orgId, request.params.id] });
-    return rows[0] ? rendered({ ...rows[0], active: rows[0].active ? 1 : 0 }) : reply.code(404).send();
+  const users = postgresReads(pool);
+  const insert =
+    'insert into users (org_id, id, first_name, last_name, email, email_key, tags, active, created_date, updated_date) values ($1, $2, $3, $4, $5, $6, $7, true, $8, $9)';
+  app.post<{ Body: Static<typeof CreateUser> }>('/api/v5/users', { schema: { body: CreateUser } }, async (request, reply) => {
+    const { body } = request;
+    const [id, at] = [newId(), now()];
+    const values = [
+      orgId,
+      id,
+      body.firstName ?? null,
+      body.lastName ?? null,
+      body.email,
+      body.email.toLowerCase(),
+      body.tags ? tagsColumn(body.tags) : null,
+      at,
+      at,
+    ];
+    await pool.query({ name: 'insert-user', text: insert, values });
+    return reply.code(201).header('Location', `https://${request.host}/api/v5/users/${id}`).send();
   });
+  app.get<{ Params: { id: string } }>(
+    '/api/v5/users/:id',
+    { schema },
+    async (request, reply) => (await users.find(orgId!, request.params.id)) ?? reply.code(404).send(),
+  );
+  app.get<{ Querystring: { limit: number } }>(
+    '/api/v5/users',
+    { schema: { querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }), response: { 200: Page(User) } } },
+    async (request) => {
+      const { limit } = request.query;
+      return { results: await users.firstPage(orgId!, limit), next: `https://${request.host}/api/v5/users?limit=${limit}&offset=${limit}` };
+    },
+  );
+  app.addHook('onClose', () => pool.end());
+  return app;
+}
+
+/** `fastify-duties` on PostgreSQL: the token and the user each read by a named statement. */
+function postgresUserWithDuties(): FastifyInstance {
+  const pool = new pg.Pool({ connectionString: databaseFile, max: 10 });
+  const app = userWithDuties(postgresReads(pool));
   app.addHook('onClose', () => pool.end());
   return app;
 }
@@ -191,6 +266,7 @@ const servers: Record<string, () => FastifyInstance> = {
   'fastify-sqlite': sqliteUser,
   'fastify-duties': sqliteUserWithDuties,
   'fastify-postgres': postgresUser,
+  'fastify-postgres-duties': postgresUserWithDuties,
 };
 const make = servers[mode!];
 if (!make) throw new Error(`Unknown reference server "${mode}"; known: ${Object.keys(servers).join(', ')}`);
