@@ -12,12 +12,14 @@ type Positions = number[];
  * the lookups on every request's path skip both. `build` is handed one stand-in per parameter and
  * must bind each as a value (`where('id', '=', id)`), once; the stand-ins are found again among the
  * compiled parameters, and a query that binds anything else is refused when it is compiled. On
- * PostgreSQL the query is also a named (prepared) statement, see prepared-statements.ts.
+ * PostgreSQL the query is also a named (prepared) statement (prepared-statements.ts), unless `named`
+ * is false.
  */
 export function compiledOnce<R>(
   parameterCount: number,
   build: (db: Kysely<Database>, ...parameters: string[]) => Compilable<R>,
-): (db: Kysely<Database>, ...values: string[]) => Promise<R[]> {
+  options: { named?: boolean } = {},
+): (db: Kysely<Database>, ...values: unknown[]) => Promise<R[]> {
   const compiled = new Map<boolean, { query: CompiledQuery<R>; positions: Positions }>();
 
   function compile(db: Kysely<Database>) {
@@ -36,7 +38,7 @@ export function compiledOnce<R>(
     if (!entry) {
       compiled.set(postgres, (entry = compile(db)));
       // Run on almost every request: PostgreSQL parses and plans it once per connection.
-      if (postgres) prepareStatement(entry.query.sql);
+      if (postgres && options.named !== false) prepareStatement(entry.query.sql);
     }
     const { query, positions } = entry;
     return db.executeQuery<R>({ ...query, parameters: positions.map((position) => values[position]) }).then((result) => result.rows);
