@@ -87,37 +87,38 @@ function userInsert(database: BetterSqlite3.Database): (org: string, input: Stat
     'insert into users (org_id, id, first_name, last_name, email, email_key, tags, created_date, updated_date) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   return (org, input) => {
-    const id = newId();
-    const at = now();
-    insert.run(
-      org,
-      id,
-      input.firstName ?? null,
-      input.lastName ?? null,
-      input.email,
-      input.email.toLowerCase(),
-      input.tags ? tagsColumn(input.tags) : null,
-      at,
-      at,
-    );
-    return id;
+    const values = newUserValues(org, input);
+    insert.run(...values);
+    return values[1];
   };
 }
 
-function sqliteUser(): FastifyInstance {
+/** The columns of a new user, in the order both references insert them: org, id, names, email, its key, tags, dates. */
+function newUserValues(org: string, input: Static<typeof CreateUser>) {
+  const at = now();
+  const tags = input.tags ? tagsColumn(input.tags) : null;
+  return [org, newId(), input.firstName ?? null, input.lastName ?? null, input.email, input.email.toLowerCase(), tags, at, at] as const;
+}
+
+/** What the straightforward references read and write, synchronously (SQLite) or not (PostgreSQL). */
+interface StraightforwardUsers {
+  create(org: string, input: Static<typeof CreateUser>): string | Promise<string>;
+  find(org: string, id: string): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+  firstPage(org: string, limit: number): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+}
+
+/** POST /users, GET /users/{id} and the first page of GET /users, each one statement and nothing else. */
+function straightforwardApp(users: StraightforwardUsers): FastifyInstance {
   const app = Fastify({ https, logger: false });
   registerValidation(app); // the server's validator: its schemas use keywords plain Ajv refuses
-  const database = new BetterSqlite3(databaseFile);
-  const users = userReads(database);
-  const create = userInsert(database);
   app.post<{ Body: Static<typeof CreateUser> }>('/api/v5/users', { schema: { body: CreateUser } }, async (request, reply) => {
-    const id = create(orgId!, request.body);
+    const id = await users.create(orgId!, request.body);
     return reply.code(201).header('Location', `https://${request.host}/api/v5/users/${id}`).send();
   });
   app.get<{ Params: { id: string } }>(
     '/api/v5/users/:id',
     { schema },
-    async (request, reply) => users.find(orgId!, request.params.id) ?? reply.code(404).send(),
+    async (request, reply) => (await users.find(orgId!, request.params.id)) ?? reply.code(404).send(),
   );
   // The first page only (the list scenario asks for nothing else), with its next link as v5 gives it.
   app.get<{ Querystring: { limit: number } }>(
@@ -125,10 +126,15 @@ function sqliteUser(): FastifyInstance {
     { schema: { querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }), response: { 200: Page(User) } } },
     async (request) => {
       const { limit } = request.query;
-      return { results: users.firstPage(orgId!, limit), next: `https://${request.host}/api/v5/users?limit=${limit}&offset=${limit}` };
+      return { results: await users.firstPage(orgId!, limit), next: `https://${request.host}/api/v5/users?limit=${limit}&offset=${limit}` };
     },
   );
   return app;
+}
+
+function sqliteUser(): FastifyInstance {
+  const database = new BetterSqlite3(databaseFile);
+  return straightforwardApp({ ...userReads(database), create: userInsert(database) });
 }
 
 interface TokenRow {
@@ -213,42 +219,17 @@ function postgresReads(pool: pg.Pool) {
  * and POST /users (one INSERT, committed on its own with PostgreSQL's default durability).
  */
 function postgresUser(): FastifyInstance {
-  const app = Fastify({ https, logger: false });
-  registerValidation(app);
   const pool = new pg.Pool({ connectionString: databaseFile, max: 10 });
-  const users = postgresReads(pool);
-  const insert =
-    'insert into users (org_id, id, first_name, last_name, email, email_key, tags, active, created_date, updated_date) values ($1, $2, $3, $4, $5, $6, $7, true, $8, $9)';
-  app.post<{ Body: Static<typeof CreateUser> }>('/api/v5/users', { schema: { body: CreateUser } }, async (request, reply) => {
-    const { body } = request;
-    const [id, at] = [newId(), now()];
-    const values = [
-      orgId,
-      id,
-      body.firstName ?? null,
-      body.lastName ?? null,
-      body.email,
-      body.email.toLowerCase(),
-      body.tags ? tagsColumn(body.tags) : null,
-      at,
-      at,
-    ];
-    await pool.query({ name: 'insert-user', text: insert, values });
-    return reply.code(201).header('Location', `https://${request.host}/api/v5/users/${id}`).send();
-  });
-  app.get<{ Params: { id: string } }>(
-    '/api/v5/users/:id',
-    { schema },
-    async (request, reply) => (await users.find(orgId!, request.params.id)) ?? reply.code(404).send(),
-  );
-  app.get<{ Querystring: { limit: number } }>(
-    '/api/v5/users',
-    { schema: { querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }), response: { 200: Page(User) } } },
-    async (request) => {
-      const { limit } = request.query;
-      return { results: await users.firstPage(orgId!, limit), next: `https://${request.host}/api/v5/users?limit=${limit}&offset=${limit}` };
+  const text =
+    'insert into users (org_id, id, first_name, last_name, email, email_key, tags, created_date, updated_date, active) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, true)';
+  const app = straightforwardApp({
+    ...postgresReads(pool),
+    async create(org, input) {
+      const values = newUserValues(org, input);
+      await pool.query({ name: 'insert-user', text, values: [...values] });
+      return values[1];
     },
-  );
+  });
   app.addHook('onClose', () => pool.end());
   return app;
 }
