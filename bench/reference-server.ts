@@ -13,7 +13,8 @@
  * and one log line per request (pino, to /dev/null). It is the floor of a faithful server on this
  * stack, without the rest (405 with Allow, Accept, scopes per method, rate limits, idempotency...).
  *
- * `fastify-postgres` reads the user from PostgreSQL instead, the same way.
+ * `fastify-postgres` does what `fastify-sqlite` does on PostgreSQL (named statements, a pool of 10);
+ * `fastify-postgres-duties` is `fastify-duties` on PostgreSQL.
  *
  * argv: <mode> <cert file> <key file> <user JSON> [<SQLite file or PostgreSQL URL> <org id>].
  * Sends {port} once listening.
@@ -87,37 +88,38 @@ function userInsert(database: BetterSqlite3.Database): (org: string, input: Stat
     'insert into users (org_id, id, first_name, last_name, email, email_key, tags, created_date, updated_date) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   return (org, input) => {
-    const id = newId();
-    const at = now();
-    insert.run(
-      org,
-      id,
-      input.firstName ?? null,
-      input.lastName ?? null,
-      input.email,
-      input.email.toLowerCase(),
-      input.tags ? tagsColumn(input.tags) : null,
-      at,
-      at,
-    );
-    return id;
+    const values = newUserValues(org, input);
+    insert.run(...values);
+    return values[1];
   };
 }
 
-function sqliteUser(): FastifyInstance {
+/** The columns of a new user, in the order both references insert them: org, id, names, email, its key, tags, dates. */
+function newUserValues(org: string, input: Static<typeof CreateUser>) {
+  const at = now();
+  const tags = input.tags ? tagsColumn(input.tags) : null;
+  return [org, newId(), input.firstName ?? null, input.lastName ?? null, input.email, input.email.toLowerCase(), tags, at, at] as const;
+}
+
+/** What the straightforward references read and write, synchronously (SQLite) or not (PostgreSQL). */
+interface StraightforwardUsers {
+  create(org: string, input: Static<typeof CreateUser>): string | Promise<string>;
+  find(org: string, id: string): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+  firstPage(org: string, limit: number): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+}
+
+/** POST /users, GET /users/{id} and the first page of GET /users, each one statement and nothing else. */
+function straightforwardApp(users: StraightforwardUsers): FastifyInstance {
   const app = Fastify({ https, logger: false });
   registerValidation(app, DEFAULT_PASSWORD_POLICY); // the server's validator: its schemas use keywords plain Ajv refuses
-  const database = new BetterSqlite3(databaseFile);
-  const users = userReads(database);
-  const create = userInsert(database);
   app.post<{ Body: Static<typeof CreateUser> }>('/api/v5/users', { schema: { body: CreateUser } }, async (request, reply) => {
-    const id = create(orgId!, request.body);
+    const id = await users.create(orgId!, request.body);
     return reply.code(201).header('Location', `https://${request.host}/api/v5/users/${id}`).send();
   });
   app.get<{ Params: { id: string } }>(
     '/api/v5/users/:id',
     { schema },
-    async (request, reply) => users.find(orgId!, request.params.id) ?? reply.code(404).send(),
+    async (request, reply) => (await users.find(orgId!, request.params.id)) ?? reply.code(404).send(),
   );
   // The first page only (the list scenario asks for nothing else), with its next link as v5 gives it.
   app.get<{ Querystring: { limit: number } }>(
@@ -125,10 +127,15 @@ function sqliteUser(): FastifyInstance {
     { schema: { querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }), response: { 200: Page(User) } } },
     async (request) => {
       const { limit } = request.query;
-      return { results: users.firstPage(orgId!, limit), next: `https://${request.host}/api/v5/users?limit=${limit}&offset=${limit}` };
+      return { results: await users.firstPage(orgId!, limit), next: `https://${request.host}/api/v5/users?limit=${limit}&offset=${limit}` };
     },
   );
   return app;
+}
+
+function sqliteUser(): FastifyInstance {
+  const database = new BetterSqlite3(databaseFile);
+  return straightforwardApp({ ...userReads(database), create: userInsert(database) });
 }
 
 interface TokenRow {
@@ -138,22 +145,25 @@ interface TokenRow {
   expires_date: string | null;
 }
 
-function sqliteUserWithDuties(): FastifyInstance {
+/** What the duties reference reads: the token by its hash, and a user within an organization. */
+interface DutyReads {
+  tokenOf(hash: string): TokenRow | undefined | Promise<TokenRow | undefined>;
+  find(org: string, id: string): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+}
+
+function userWithDuties(reads: DutyReads): FastifyInstance {
   const app = Fastify({
     https,
     logger: { level: 'info', file: '/dev/null' },
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
   });
-  const database = new BetterSqlite3(databaseFile, { readonly: true });
-  const users = userReads(database);
-  const tokenOf = database.prepare('select org_id, scopes, revoked_date, expires_date from access_tokens where token_hash = ?');
   const headers = apiResponseHeaders();
   app.decorateRequest('orgId', '');
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(headers).header('X-Request-Id', request.id);
     const bearer = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '');
-    const token = bearer && (tokenOf.get(hashSecret(bearer[1]!)) as TokenRow | undefined);
+    const token = bearer ? await reads.tokenOf(hashSecret(bearer[1]!)) : undefined;
     const usable = token && !token.revoked_date && !(token.expires_date && token.expires_date <= new Date().toISOString());
     if (!usable || !token.scopes.split(',').some((scope) => scope === 'read' || scope === 'write')) {
       return reply.code(401).send({ errors: ['The access token is invalid'] });
@@ -167,22 +177,68 @@ function sqliteUserWithDuties(): FastifyInstance {
     );
   });
   app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
-    const user = users.find((request as unknown as { orgId: string }).orgId, request.params.id);
+    const user = await reads.find((request as unknown as { orgId: string }).orgId, request.params.id);
     if (!user) return reply.code(404).send({ errors: ['No resource exists with the given id.'] });
     return reply.header('ETag', entityTagOf(user)).send(user);
   });
   return app;
 }
 
-/** GET /users/{id} on PostgreSQL: one named (server-side prepared) statement per request, a pool as large as the server's default. */
+const TOKEN_COLUMNS = 'org_id, scopes, revoked_date, expires_date';
+
+function sqliteUserWithDuties(): FastifyInstance {
+  const database = new BetterSqlite3(databaseFile, { readonly: true });
+  const users = userReads(database);
+  const tokenOf = database.prepare(`select ${TOKEN_COLUMNS} from access_tokens where token_hash = ?`);
+  return userWithDuties({ tokenOf: (hash) => tokenOf.get(hash) as TokenRow | undefined, find: (org, id) => users.find(org, id) });
+}
+
+/** PostgreSQL's reads, each one named (server-side prepared) statement, from a pool as large as the server's default. */
+function postgresReads(pool: pg.Pool) {
+  const columns = USER_COLUMNS.replace(/ as (\w+)/g, ' as "$1"');
+  const findText = `select ${columns} from users where org_id = $1 and id = $2`;
+  const pageText = `select ${columns} from users where org_id = $1 order by created_date, id limit $2`;
+  const toUser = (row: UserRow) => rendered({ ...row, active: row.active ? 1 : 0 });
+  return {
+    async find(org: string, id: string): Promise<Record<string, unknown> | undefined> {
+      const { rows } = await pool.query<UserRow>({ name: 'find-user', text: findText, values: [org, id] });
+      return rows[0] && toUser(rows[0]);
+    },
+    async firstPage(org: string, limit: number): Promise<Record<string, unknown>[]> {
+      const { rows } = await pool.query<UserRow>({ name: 'first-page', text: pageText, values: [org, limit] });
+      return rows.map(toUser);
+    },
+    async tokenOf(hash: string): Promise<TokenRow | undefined> {
+      const text = `select ${TOKEN_COLUMNS} from access_tokens where token_hash = $1`;
+      return (await pool.query<TokenRow>({ name: 'token-of', text, values: [hash] })).rows[0];
+    },
+  };
+}
+
+/**
+ * PostgreSQL, the same way as `fastify-sqlite`: GET /users/{id}, the first page of GET /users?limit=
+ * and POST /users (one INSERT, committed on its own with PostgreSQL's default durability).
+ */
 function postgresUser(): FastifyInstance {
-  const app = Fastify({ https, logger: false });
   const pool = new pg.Pool({ connectionString: databaseFile, max: 10 });
-  const text = `select ${USER_COLUMNS.replace(/ as (\w+)/g, ' as "$1"')} from users where org_id = $1 and id = $2`;
-  app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
-    const { rows } = await pool.query<UserRow>({ name: 'find-user', text, values: [orgId, request.params.id] });
-    return rows[0] ? rendered({ ...rows[0], active: rows[0].active ? 1 : 0 }) : reply.code(404).send();
+  const text =
+    'insert into users (org_id, id, first_name, last_name, email, email_key, tags, created_date, updated_date, active) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, true)';
+  const app = straightforwardApp({
+    ...postgresReads(pool),
+    async create(org, input) {
+      const values = newUserValues(org, input);
+      await pool.query({ name: 'insert-user', text, values: [...values] });
+      return values[1];
+    },
   });
+  app.addHook('onClose', () => pool.end());
+  return app;
+}
+
+/** `fastify-duties` on PostgreSQL: the token and the user each read by a named statement. */
+function postgresUserWithDuties(): FastifyInstance {
+  const pool = new pg.Pool({ connectionString: databaseFile, max: 10 });
+  const app = userWithDuties(postgresReads(pool));
   app.addHook('onClose', () => pool.end());
   return app;
 }
@@ -192,6 +248,7 @@ const servers: Record<string, () => FastifyInstance> = {
   'fastify-sqlite': sqliteUser,
   'fastify-duties': sqliteUserWithDuties,
   'fastify-postgres': postgresUser,
+  'fastify-postgres-duties': postgresUserWithDuties,
 };
 const make = servers[mode!];
 if (!make) throw new Error(`Unknown reference server "${mode}"; known: ${Object.keys(servers).join(', ')}`);

@@ -222,7 +222,10 @@ const REFERENCES = [
   // Only the one with duties checks a token; the others are measured as they always were.
   { name: 'fastify+duties', mode: 'fastify-duties', scenarios: ['get-user'], token: true },
 ] as const;
-const POSTGRES_REFERENCES = [{ name: 'fastify+pg', mode: 'fastify-postgres', scenarios: ['get-user'] }] as const;
+const POSTGRES_REFERENCES = [
+  { name: 'fastify+pg', mode: 'fastify-postgres', scenarios: ['get-user', 'list-100', 'create-user'] },
+  { name: 'fastify+pg+duties', mode: 'fastify-postgres-duties', scenarios: ['get-user'], token: true },
+] as const;
 
 interface Reference extends Target {
   scenarios: readonly string[];

@@ -132,6 +132,12 @@ export const SETTINGS = {
     meaning:
       '`transaction` when `DATABASE_URL` leads to PgBouncer in transaction mode: no startup parameters (set `statement_timeout` on the role instead), and without `DATABASE_LISTEN_URL` every request looks its token up',
   },
+  DATABASE_PREPARED_STATEMENTS: {
+    value: 'on|off',
+    shownDefault: '`on` (`off` with `DATABASE_POOL_MODE=transaction`)',
+    meaning:
+      "the statements of almost every request (a token by its hash, a user by id, an event row, an organization's webhooks) go to PostgreSQL as named statements, parsed and planned once per connection; `off` sends them unnamed, for a pooler that cannot keep named statements (PgBouncer before 1.21 in transaction mode)",
+  },
   DATABASE_LISTEN_URL: {
     value: '<url>',
     meaning: 'a direct PostgreSQL connection (not through a transaction pooler) on which the server LISTENs for token revocations',
@@ -481,14 +487,24 @@ function parsePoolMode(value: string): boolean {
   return mode === 'transaction';
 }
 
+/** On unless a transaction pooler is in front (PgBouncer before 1.21 keeps no prepared statement); on or off when set. */
+function parsePreparedStatements(value: string | undefined, transactionPooler: boolean): boolean {
+  if (value === undefined) return !transactionPooler;
+  if (/^(1|true|yes|on)$/i.test(value.trim())) return true;
+  if (/^(0|false|no|off)$/i.test(value.trim())) return false;
+  throw new ConfigError(`DATABASE_PREPARED_STATEMENTS must be on or off (got "${value}")`);
+}
+
 function topologyOf(settings: Settings, databaseUrl: string): PostgresTopologyOptions {
   const readUrl = parseOtherPostgresUrl(settings.given('DATABASE_READ_URL'), 'DATABASE_READ_URL', databaseUrl);
   const listenUrl = parseOtherPostgresUrl(settings.given('DATABASE_LISTEN_URL'), 'DATABASE_LISTEN_URL', databaseUrl);
+  const transactionPooler = parsePoolMode(settings.value('DATABASE_POOL_MODE'));
   return {
     ...(readUrl ? { readUrl } : {}),
     readMaxLagMs: settings.duration('DATABASE_READ_MAX_LAG'),
     ...(listenUrl ? { listenUrl } : {}),
-    transactionPooler: parsePoolMode(settings.value('DATABASE_POOL_MODE')),
+    transactionPooler,
+    preparedStatements: parsePreparedStatements(settings.given('DATABASE_PREPARED_STATEMENTS'), transactionPooler),
   };
 }
 

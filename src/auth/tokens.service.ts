@@ -54,6 +54,14 @@ interface ResolvedToken {
   resolvedAt: number;
 }
 
+/** A token's scopes, split once per row (a kept row serves many requests). */
+const rowScopes = new WeakMap<AccessTokenRow, readonly Scope[]>();
+function scopesOf(row: AccessTokenRow): readonly Scope[] {
+  let scopes = rowScopes.get(row);
+  if (!scopes) rowScopes.set(row, (scopes = Object.freeze(row.scopes.split(',') as Scope[])));
+  return scopes;
+}
+
 /**
  * With a revocation watch, the token check keeps what it resolved (by hash) for as long as no token
  * has been revoked anywhere, so most requests cost no lookup; without one, every request looks up.
@@ -158,7 +166,7 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
         orgId: row.org_id,
         tokenId: row.id,
         ...(row.client_id ? { clientId: row.client_id } : {}),
-        scopes: row.scopes.split(',') as Scope[],
+        scopes: scopesOf(row),
       };
     },
   };

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { isPostgres } from './locking.js';
+import { prepareStatement } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
 /** Where a stand-in of `compiledOnce` went: the index of the value that replaces it. */
@@ -10,12 +11,15 @@ type Positions = number[];
  * and compiling it costs more than SQLite takes to run a one-row lookup (docs/performance.md), so
  * the lookups on every request's path skip both. `build` is handed one stand-in per parameter and
  * must bind each as a value (`where('id', '=', id)`), once; the stand-ins are found again among the
- * compiled parameters, and a query that binds anything else is refused when it is compiled.
+ * compiled parameters, and a query that binds anything else is refused when it is compiled. On
+ * PostgreSQL the query is also a named (prepared) statement (prepared-statements.ts), unless `named`
+ * is false.
  */
 export function compiledOnce<R>(
   parameterCount: number,
   build: (db: Kysely<Database>, ...parameters: string[]) => Compilable<R>,
-): (db: Kysely<Database>, ...values: string[]) => Promise<R[]> {
+  options: { named?: boolean } = {},
+): (db: Kysely<Database>, ...values: unknown[]) => Promise<R[]> {
   const compiled = new Map<boolean, { query: CompiledQuery<R>; positions: Positions }>();
 
   function compile(db: Kysely<Database>) {
@@ -31,7 +35,11 @@ export function compiledOnce<R>(
   return (db, ...values) => {
     const postgres = isPostgres(db);
     let entry = compiled.get(postgres);
-    if (!entry) compiled.set(postgres, (entry = compile(db)));
+    if (!entry) {
+      compiled.set(postgres, (entry = compile(db)));
+      // Run on almost every request: PostgreSQL parses and plans it once per connection.
+      if (postgres && options.named !== false) prepareStatement(entry.query.sql);
+    }
     const { query, positions } = entry;
     return db.executeQuery<R>({ ...query, parameters: positions.map((position) => values[position]) }).then((result) => result.rows);
   };

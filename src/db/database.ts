@@ -50,6 +50,11 @@ export interface PostgresTopologyOptions {
   listenUrl?: string;
   /** DATABASE_URL leads to a pooler in transaction mode (DATABASE_POOL_MODE=transaction). */
   transactionPooler?: boolean;
+  /**
+   * The hot statements go as named (server-side prepared) statements (DATABASE_PREPARED_STATEMENTS);
+   * by default on, and off with a transaction pooler.
+   */
+  preparedStatements?: boolean;
 }
 
 export interface DatabaseOptions extends PostgresTopologyOptions {
@@ -147,6 +152,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     limits,
     onConnectionError: options.onConnectionError,
     transactionPooler: options.transactionPooler,
+    preparedStatements: options.preparedStatements,
   });
   const replicas = options.readUrl ? readReplicas(primary, options) : undefined;
   const pool = replicas ? createRoutingPool(primary, replicas) : primary;
@@ -184,6 +190,7 @@ function readReplicas(primary: ReturnType<typeof createPostgresPool>, options: D
         limits: options.limits,
         onConnectionError: options.onConnectionError,
         transactionPooler: options.transactionPooler,
+        preparedStatements: options.preparedStatements,
       }),
     })),
     options.readMaxLagMs ?? DEFAULT_READ_MAX_LAG_MS,

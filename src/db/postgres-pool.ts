@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { DatabaseLimits } from './options.js';
 import { isBrokenConnection } from './faults.js';
 import { type HostLocator, locatedClient } from './postgres-hosts.js';
+import { preparedName } from './prepared-statements.js';
 
 /** What the PostgreSQL pool tells about its connections (pg.Pool's counts), read by the metrics. */
 export interface PoolCounts {
@@ -25,6 +26,8 @@ export interface PostgresPoolOptions {
    * refuses; the server's own timeouts then come from the role's settings (docs/deploy.md).
    */
   transactionPooler?: boolean;
+  /** The hot statements go as named (prepared) statements (prepared-statements.ts); off behind a pooler that cannot keep them. */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -70,8 +73,17 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   // The same errors while idle: already reported by the client's own listener above.
   pool.on('error', () => {});
 
+  const prepared = options.preparedStatements ?? !options.transactionPooler;
+  const checkouts = new WeakMap<pg.PoolClient, ResilientClient>();
   return {
-    connect: async () => new ResilientClient(await pool.connect(), locator),
+    connect: () =>
+      pool.connect().then((client) => {
+        // One wrapper per connection for its life (a broken one is destroyed, never handed out again),
+        // so that Kysely, which keeps its own connection object per client, makes none per query.
+        let checkout = checkouts.get(client);
+        if (!checkout) checkouts.set(client, (checkout = new ResilientClient(client, locator, prepared)));
+        return checkout;
+      }),
     end: () => pool.end(),
     get totalCount() {
       return pool.totalCount;
@@ -85,13 +97,14 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   };
 }
 
-/** One checkout of a pooled connection; released destroyed when a query found the connection broken. */
+/** A pooled connection as checked out; released destroyed when a query found the connection broken. */
 class ResilientClient implements PostgresPoolClient {
   #broken: Error | undefined;
 
   constructor(
     private readonly client: pg.PoolClient,
     private readonly locator: HostLocator,
+    private readonly prepared: boolean,
   ) {}
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
@@ -102,7 +115,9 @@ class ResilientClient implements PostgresPoolClient {
     // The connection is abandoned on release, which rolls back anything open on it server-side; a
     // statement sent now (the transaction's ROLLBACK) would only wait out another timeout.
     if (this.#broken) return Promise.reject(this.#broken);
-    return this.client.query(sql, parameters as unknown[]).catch((error: unknown) => {
+    const name = this.prepared ? preparedName(sql) : undefined;
+    const sent = name ? this.client.query({ name, text: sql, values: parameters as unknown[] }) : this.client.query(sql, parameters as unknown[]);
+    return sent.catch((error: unknown) => {
       if (isBrokenConnection(error)) {
         this.#broken = error as Error;
         this.locator.forget();

@@ -126,8 +126,8 @@ async function writeEvents(trx: Transaction<Database>): Promise<void> {
   if (events.length === 0) return;
   if (events.length === 1) {
     const row = eventRow(events[0]!);
-    // compiledOnce binds strings; SQL null for an event without previous attributes.
-    await insertEvent(trx, row.org_id, row.id, row.type, row.created_date, row.data, row.previous_attributes as string);
+    // SQL null for an event without previous attributes.
+    await insertEvent(trx, row.org_id, row.id, row.type, row.created_date, row.data, row.previous_attributes);
   }
   for (let start = 0; events.length > 1 && start < events.length; start += ROWS_PER_INSERT) {
     await trx

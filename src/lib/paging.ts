@@ -36,6 +36,12 @@ export function Page<T extends TSchema>(item: T) {
   });
 }
 
+/** A page's items as JSON text (`[{...},...]`), and whether a next page exists. */
+export interface JsonItems {
+  json: string;
+  more: boolean;
+}
+
 export interface PageBody<T> {
   results: T[];
   next?: string;

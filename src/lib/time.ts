@@ -3,8 +3,18 @@ export function toTimestamp(date: Date): string {
   return date.toISOString().slice(0, 19) + 'Z';
 }
 
+let nowSecond = Number.NaN;
+let nowText = '';
+
+/** The current time as a timestamp; made once per second (every request asks for it). */
 export function now(): string {
-  return toTimestamp(new Date());
+  const millis = Date.now();
+  const second = Math.floor(millis / 1000);
+  if (second !== nowSecond) {
+    nowSecond = second;
+    nowText = toTimestamp(new Date(millis));
+  }
+  return nowText;
 }
 
 /** `work`'s outcome, or a rejection once `ms` have passed without one. */

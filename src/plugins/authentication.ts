@@ -60,15 +60,15 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
  * address is a 404). The two APIs take different scopes: `read`/`write` for v5, `scim` for provisioning.
  */
 export function registerScopeCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (!request.caller || isUnrouted(request)) return;
-    const { scopes } = request.caller;
-    if (isScimPath(routedPath(request))) {
-      if (!scopes.includes('scim')) throw errors.insufficientScope('scim');
-    } else if (!READ_METHODS.has(request.method)) {
-      if (!scopes.includes('write')) throw errors.insufficientScope('write');
-    } else if (!scopes.includes('read') && !scopes.includes('write')) {
-      throw errors.insufficientScope('read');
-    }
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(request.caller && !isUnrouted(request) ? scopeRefusal(request) : undefined);
   });
+}
+
+/** The 403 of a request whose token lacks the scope its address and method need, if it does. */
+function scopeRefusal(request: FastifyRequest): Error | undefined {
+  const { scopes } = request.caller;
+  if (isScimPath(routedPath(request))) return scopes.includes('scim') ? undefined : errors.insufficientScope('scim');
+  if (!READ_METHODS.has(request.method)) return scopes.includes('write') ? undefined : errors.insufficientScope('write');
+  return scopes.includes('read') || scopes.includes('write') ? undefined : errors.insufficientScope('read');
 }

@@ -159,9 +159,10 @@ export function parseJsonBody(_request: FastifyRequest, body: string | Buffer, d
 }
 
 /** Bodies are sent as they are: a compressed one would otherwise be read as text. */
-function refuseContentEncoding(request: FastifyRequest): void {
+function contentEncodingRefusal(request: FastifyRequest): Error | undefined {
   const encoding = request.headers['content-encoding'];
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity' && hasBody(request)) throw errors.unsupportedContentEncoding();
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity' && hasBody(request)) return errors.unsupportedContentEncoding();
+  return undefined;
 }
 
 /**
@@ -171,7 +172,11 @@ function refuseContentEncoding(request: FastifyRequest): void {
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addHook('preParsing', async (request) => refuseContentEncoding(request));
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const refusal = contentEncodingRefusal(request);
+    if (refusal) done(refusal);
+    else done(null, payload);
+  });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody);
   app.addContentTypeParser('*', (request, _payload, done) => {
     done(hasBody(request) ? errors.unsupportedMediaType() : null, undefined);

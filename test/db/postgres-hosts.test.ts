@@ -35,7 +35,12 @@ describe('PostgreSQL URLs with several hosts', () => {
       DATABASE_POOL_MODE: 'transaction',
       SHUTDOWN_DELAY: '5s',
     });
-    assert.deepEqual(config.topology, { readUrl: 'postgres://app@r1,r2/training', readMaxLagMs: 5000, transactionPooler: true });
+    assert.deepEqual(config.topology, {
+      readUrl: 'postgres://app@r1,r2/training',
+      readMaxLagMs: 5000,
+      transactionPooler: true,
+      preparedStatements: false,
+    });
     assert.equal(config.shutdownDelayMs, 5000);
     assert.equal(loadConfig(base).shutdownDelayMs, 0);
     assert.throws(

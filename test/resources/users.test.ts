@@ -3,6 +3,8 @@ import { it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { verifyPassword } from '../../src/lib/passwords.js';
+import { User } from '../../src/resources/users/users.schemas.js';
+import { usersService } from '../../src/resources/users/users.service.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { ScimClient, scimError } from '../scim/scim-client.js';
 
@@ -326,6 +328,58 @@ forEachEngine('users: lists, filters and paging', (h) => {
     const { fieldErrors } = response.json();
     assert.deepEqual(Object.keys(fieldErrors).sort(), ['createdDate', 'limit', 'nickname', 'offset']);
     assert.match(fieldErrors.createdDate, /2013-10-23T00:48:50Z/);
+  });
+});
+
+forEachEngine('users: the page the database writes as JSON', (h) => {
+  /** The users as the response serializer writes them: the User schema's properties, in its order. */
+  const serialized = (users: Record<string, unknown>[]) =>
+    users.map((user) => Object.fromEntries(Object.keys(User.properties).flatMap((key) => (key in user ? [[key, user[key]]] : []))));
+
+  it('answers byte for byte what serializing the users does: absent properties, booleans, tags, escapes, links', async () => {
+    const org = await h.createOrganization('JSON pages');
+    const awkward = [
+      'Quote " and backslash \\ and slash /',
+      'Line\nfeed, tab\t, return\r, form\f, backspace\b, bell\u0007, escape\u001b, delete\u007f',
+      ',{"id":"not-a-boundary"}',
+      'Émile 李 🎓 \u2028\u2029 <script>&amp;',
+      '',
+    ];
+    const ids: string[] = [];
+    for (const [i, name] of awkward.entries()) {
+      ids.push(
+        await h.create(
+          'users',
+          {
+            email: `json${i}@example.com`,
+            firstName: name,
+            ...(i % 2 ? { lastName: `${name} II`, username: `user_${i}`, locale: 'fr-CA', tags: ['a"b', 'c\\d', 'é'] } : { lastName: '' }),
+          },
+          { token: org.token },
+        ),
+      );
+    }
+    assert.equal((await h.put(`users/${ids[1]}`, { active: false }, { token: org.token })).statusCode, 204);
+    await h.database.db.updateTable('users').set({ last_login_date: '2026-01-02T03:04:05Z' }).where('id', '=', ids[2]!).execute();
+    const caller = { orgId: org.id, tokenId: 'test', scopes: ['read' as const] };
+    const users = usersService(h.database.db);
+    for (const [query, paging] of [
+      ['limit=2', { limit: 2, offset: 0 }],
+      ['limit=2&offset=2', { limit: 2, offset: 2 }],
+      ['limit=2&offset=4', { limit: 2, offset: 4 }],
+      ['limit=100', { limit: 100, offset: 0 }],
+      ['limit=5&offset=9', { limit: 5, offset: 9 }],
+      ['limit=100&firstName=%22', { limit: 100, offset: 0 }],
+    ] as const) {
+      const response = await h.get(`users?${query}`, { token: org.token });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+      const { results: _, ...links } = response.json();
+      const filters = query.includes('firstName') ? { firstName: '"' } : {};
+      const expected = (await users.list(caller, filters, paging)).slice(0, paging.limit);
+      assert.equal(response.body, JSON.stringify({ results: serialized(expected), ...links }), query);
+      assert.equal(String(response.headers['content-length']), String(Buffer.byteLength(response.body)));
+    }
   });
 });
 

@@ -7,13 +7,21 @@ import { dateRangeOf } from '../../lib/date-filter.js';
 import { Conflict, NotFound } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
-import type { Paging } from '../../lib/paging.js';
+import type { JsonItems, Paging } from '../../lib/paging.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { previousAttributes, recordEvent } from '../../events/outbox.js';
-import { usersRepository, visibleUser, type NewUser, type UniqueProperty, type UserPatch, type VisibleUserRow } from './users.repository.js';
+import {
+  usersRepository,
+  visibleUser,
+  type NewUser,
+  type UniqueProperty,
+  type UserFilters,
+  type UserPatch,
+  type VisibleUserRow,
+} from './users.repository.js';
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
 /** What the SCIM surface sets beside the v5 properties. */
@@ -37,6 +45,21 @@ export function toResponse(row: VisibleUserRow): User {
   if (row.locale) user.locale = row.locale;
   if (row.last_login_date) user.lastLoginDate = row.last_login_date;
   return user;
+}
+
+/** The repository's filters from a list's query. */
+function filtersOf(query: UserQuery): UserFilters {
+  return {
+    email: query.email,
+    firstName: query.firstName,
+    lastName: query.lastName,
+    username: query.username,
+    tags: query.tags === undefined ? undefined : parseTagFilter('tags', query.tags),
+    active: query.active,
+    createdDate: dateRangeOf(query.createdDate),
+    updatedDate: dateRangeOf(query.updatedDate),
+    lastLoginDate: dateRangeOf(query.lastLoginDate),
+  };
 }
 
 /** `""` and `null` both mean "no value". */
@@ -98,22 +121,13 @@ export function usersService(db: Kysely<Database>) {
 
   return {
     async list(caller: Caller, query: UserQuery, paging: Paging): Promise<User[]> {
-      const rows = await users.list(
-        caller.orgId,
-        {
-          email: query.email,
-          firstName: query.firstName,
-          lastName: query.lastName,
-          username: query.username,
-          tags: query.tags === undefined ? undefined : parseTagFilter('tags', query.tags),
-          active: query.active,
-          createdDate: dateRangeOf(query.createdDate),
-          updatedDate: dateRangeOf(query.updatedDate),
-          lastLoginDate: dateRangeOf(query.lastLoginDate),
-        },
-        paging,
-      );
+      const rows = await users.list(caller.orgId, filtersOf(query), paging);
       return rows.map(toResponse);
+    },
+
+    /** The page `list` answers, as the JSON text of its users, written by the database (see the repository). */
+    listJson(caller: Caller, query: UserQuery, paging: Paging): Promise<JsonItems> {
+      return users.listJson(caller.orgId, filtersOf(query), paging);
     },
 
     async get(caller: Caller, id: string): Promise<User> {
