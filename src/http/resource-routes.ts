@@ -73,8 +73,11 @@ export type ItemLock<P> = (trx: Kysely<Database>, orgId: string, params: P) => P
 /** The service of a standard collection: create, update and delete only where the definition has those routes. */
 export interface CollectionService<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> {
   list: (caller: Caller, query: Static<Q>, paging: Paging) => Promise<Static<I>[]>;
-  /** The same page as `list`, its items as JSON text the database wrote: answered without serializing them again. */
-  listJson?: (caller: Caller, query: Static<Q>, paging: Paging) => Promise<JsonItems>;
+  /**
+   * The same page as `list`, its items as JSON text the database wrote, answered without serializing
+   * them again; undefined for a page it does not write so, which `list` then answers.
+   */
+  listJson?: (caller: Caller, query: Static<Q>, paging: Paging) => Promise<JsonItems | undefined>;
   get: (caller: Caller, id: string) => Promise<Static<I>>;
   /** Returns the new item's id (the Location of the 201). */
   create?: (caller: Caller, input: Static<C>) => Promise<string>;
@@ -129,7 +132,7 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
   url: string,
   definition: Documented & Named & { params?: P; query: Q; item: I },
   list: (caller: Caller, request: ListRequest<P, Q>) => Promise<Static<I>[]>,
-  listJson?: (caller: Caller, request: ListRequest<P, Q>) => Promise<JsonItems>,
+  listJson?: (caller: Caller, request: ListRequest<P, Q>) => Promise<JsonItems | undefined>,
 ): void {
   const { params, query, item } = definition;
   const schema: FastifySchema = {
@@ -145,9 +148,8 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
     // Taken before the list is read: whatever the list cannot show yet is no older than it.
     const watermark = watermarked ? await app.updatedDateWatermark(request.caller.orgId) : undefined;
     const listed = { params: request.params, query: listQuery, paging };
-    const page = listJson
-      ? pageJsonOf(request, await listJson(request.caller, listed), paging)
-      : pageOf(request, await list(request.caller, listed), paging);
+    const items = listJson && (await listJson(request.caller, listed));
+    const page = items ? pageJsonOf(request, items, paging) : pageOf(request, await list(request.caller, listed), paging);
     if (watermark !== undefined) reply.header(WATERMARK_HEADER, watermark);
     // JSON text goes out as it is; Fastify serializes only objects.
     return typeof page === 'string' ? reply.type(JSON_TYPE).send(page) : page;

@@ -3,7 +3,6 @@ import { it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { verifyPassword } from '../../src/lib/passwords.js';
-import { User } from '../../src/resources/users/users.schemas.js';
 import { usersService } from '../../src/resources/users/users.service.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { ScimClient, scimError } from '../scim/scim-client.js';
@@ -332,10 +331,6 @@ forEachEngine('users: lists, filters and paging', (h) => {
 });
 
 forEachEngine('users: the page the database writes as JSON', (h) => {
-  /** The users as the response serializer writes them: the User schema's properties, in its order. */
-  const serialized = (users: Record<string, unknown>[]) =>
-    users.map((user) => Object.fromEntries(Object.keys(User.properties).flatMap((key) => (key in user ? [[key, user[key]]] : []))));
-
   it('answers byte for byte what serializing the users does: absent properties, booleans, tags, escapes, links', async () => {
     const org = await h.createOrganization('JSON pages');
     const awkward = [
@@ -377,7 +372,8 @@ forEachEngine('users: the page the database writes as JSON', (h) => {
       const { results: _, ...links } = response.json();
       const filters = query.includes('firstName') ? { firstName: '"' } : {};
       const expected = (await users.list(caller, filters, paging)).slice(0, paging.limit);
-      assert.equal(response.body, JSON.stringify({ results: serialized(expected), ...links }), query);
+      // What the route answered before the database wrote the JSON: the users as the service renders them, in their order of properties.
+      assert.equal(response.body, JSON.stringify({ results: expected, ...links }), query);
       assert.equal(String(response.headers['content-length']), String(Buffer.byteLength(response.body)));
     }
   });

@@ -52,6 +52,7 @@ const STEPS: Step[] = [
   { method: 'POST', path: '/api/v5/users', body: () => ({ email: 'ada@example.com', firstName: 'Ada', tags: ['math'] }), status: 201, saves: 'user' },
   { method: 'GET', path: '/api/v5/users?limit=2&tags=math&createdDate=2020/..', status: 200 },
   { method: 'GET', path: '/api/v5/users?email=ADA@example.com', status: 200 },
+  { method: 'GET', path: '/api/v5/users?limit=50', status: 200 },
   { method: 'GET', path: '/api/v5/users/{user}', status: 200 },
   { method: 'PUT', path: '/api/v5/users/{user}', body: () => ({ lastName: 'Lovelace', tags: ['math', 'engines'] }), status: 204 },
   { method: 'POST', path: '/api/v5/userfieldcategories', body: () => ({ name: 'Profile', type: 'public' }), status: 201, saves: 'category' },

@@ -97,8 +97,8 @@ function pageOfUsers<O>(
 }
 
 /**
- * A user as the API answers it (users.service.ts `toResponse`, in the User schema's order of
- * properties, as the response serializer writes them), as JSON text built by the database: empty
+ * A user as the API answers it (users.service.ts `toResponse`, in its order of properties, which
+ * the response serializer keeps), as JSON text built by the database: empty
  * optional columns are left out, tags (one column of words joined by spaces) become an array, and
  * `active` a boolean. Strings are quoted by the engine's JSON quoting (SQLite's `json_quote`,
  * PostgreSQL's `to_json`), which escapes exactly what JSON.stringify escapes.
@@ -109,11 +109,11 @@ function userJson(postgres: boolean): RawBuilder<string> {
   const optional = (column: string, property: string) =>
     sql`case when ${sql.ref(column)} <> '' then ${sql.lit(`,"${property}":`)} || ${quoted(column)} end`;
   // One format() writes the object at once: cheaper than a chain of || that copies it at every step.
-  return sql<string>`format('{"id":%s%s%s%s,"email":%s%s%s,"createdDate":%s%s,"active":%s,"updatedDate":%s}',
-    ${quoted('id')}, ${optional('first_name', 'firstName')}, ${optional('last_name', 'lastName')}, ${optional('username', 'username')},
-    ${quoted('email')}, case when tags <> '' then ',"tags":[' || replace(${quoted('tags')}, ' ', '","') || ']' end, ${optional('locale', 'locale')},
-    ${quoted('created_date')}, ${optional('last_login_date', 'lastLoginDate')},
-    case when active then 'true' else 'false' end, ${quoted('updated_date')})`;
+  return sql<string>`format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s%s%s%s%s%s%s}',
+    ${quoted('id')}, ${quoted('email')}, ${quoted('created_date')}, case when active then 'true' else 'false' end, ${quoted('updated_date')},
+    ${optional('first_name', 'firstName')}, ${optional('last_name', 'lastName')}, ${optional('username', 'username')},
+    case when tags <> '' then ',"tags":[' || replace(${quoted('tags')}, ' ', '","') || ']' end, ${optional('locale', 'locale')},
+    ${optional('last_login_date', 'lastLoginDate')})`;
 }
 
 /**
@@ -160,15 +160,16 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     },
 
     /**
-     * The same page as `list`, as the JSON text of the API's users (`[{"id":...},...]`): each user's
-     * JSON is written by the database, so no row object or string per column is made here, and the
-     * page is not serialized again. `more` tells whether a next page exists.
+     * The first page of an unfiltered list (the list most clients ask for first, and the largest
+     * answers), as the JSON text of the API's users (`[{"id":...},...]`): each user's JSON is written
+     * by the database, so no row object or string per column is made here, and the page is not
+     * serialized again. `more` tells whether a next page exists. Undefined for any other page: their
+     * statements would be built and compiled per request, which costs a one-row page (`?email=`) more
+     * than the JSON saves (1.17x its CPU, measured), so they take `list`.
      */
-    async listJson(orgId: string, filters: UserFilters, paging: Paging): Promise<JsonItems> {
-      const rows =
-        paging.offset === 0 && Object.values(filters).every((value) => value === undefined)
-          ? await firstJsonPage(paging.limit)(db, orgId, paging.offset)
-          : await pageOfUsers(db, orgId, filters, paging, (query) => query.select(userJson(isPostgres(db)).as('user_json'))).execute();
+    async listJson(orgId: string, filters: UserFilters, paging: Paging): Promise<JsonItems | undefined> {
+      if (paging.offset !== 0 || Object.values(filters).some((value) => value !== undefined)) return undefined;
+      const rows = await firstJsonPage(paging.limit)(db, orgId, paging.offset);
       const more = rows.length > paging.limit;
       let json = '[';
       for (let i = 0; i < rows.length && i < paging.limit; i += 1) json += i === 0 ? rows[i]!.user_json : `,${rows[i]!.user_json}`;

@@ -125,8 +125,8 @@ export function usersService(db: Kysely<Database>) {
       return rows.map(toResponse);
     },
 
-    /** The page `list` answers, as the JSON text of its users, written by the database (see the repository). */
-    listJson(caller: Caller, query: UserQuery, paging: Paging): Promise<JsonItems> {
+    /** The page `list` answers, as the JSON text of its users written by the database, for the pages the repository writes so. */
+    listJson(caller: Caller, query: UserQuery, paging: Paging): Promise<JsonItems | undefined> {
       return users.listJson(caller.orgId, filtersOf(query), paging);
     },
 

@@ -16,22 +16,25 @@ select * from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
-select format('{"id":%s%s%s%s,"email":%s%s%s,"createdDate":%s%s,"active":%s,"updatedDate":%s}',
-    to_json("id")::text, case when "first_name" <> '' then ',"firstName":' || to_json("first_name")::text end, case when "last_name" <> '' then ',"lastName":' || to_json("last_name")::text end, case when "username" <> '' then ',"username":' || to_json("username")::text end,
-    to_json("email")::text, case when tags <> '' then ',"tags":[' || replace(to_json("tags")::text, ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || to_json("locale")::text end,
-    to_json("created_date")::text, case when "last_login_date" <> '' then ',"lastLoginDate":' || to_json("last_login_date")::text end,
-    case when active then 'true' else 'false' end, to_json("updated_date")::text) as "user_json" from "users" where "org_id" = $1 and (' ' || lower("tags") || ' ') like $2 escape '!' and ("created_date" >= $3 and 1 = 1) order by "created_date", "id" limit 3 offset $4;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and (' ' || lower("tags") || ' ') like $2 escape '!' and ("created_date" >= $3 and 1 = 1) order by "created_date", "id" limit 3 offset $4;
 
 -- GET /api/v5/users?email=ADA@example.com → 200
 select * from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
-select format('{"id":%s%s%s%s,"email":%s%s%s,"createdDate":%s%s,"active":%s,"updatedDate":%s}',
-    to_json("id")::text, case when "first_name" <> '' then ',"firstName":' || to_json("first_name")::text end, case when "last_name" <> '' then ',"lastName":' || to_json("last_name")::text end, case when "username" <> '' then ',"username":' || to_json("username")::text end,
-    to_json("email")::text, case when tags <> '' then ',"tags":[' || replace(to_json("tags")::text, ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || to_json("locale")::text end,
-    to_json("created_date")::text, case when "last_login_date" <> '' then ',"lastLoginDate":' || to_json("last_login_date")::text end,
-    case when active then 'true' else 'false' end, to_json("updated_date")::text) as "user_json" from "users" where "org_id" = $1 and "email_key" = $2 order by "created_date", "id" limit 16 offset $3;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "email_key" = $2 order by "created_date", "id" limit 16 offset $3;
+
+-- GET /api/v5/users?limit=50 → 200
+select * from "access_tokens" where "token_hash" = $1;
+select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
+    from pg_stat_get_activity(null)
+    where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
+select format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s%s%s%s%s%s%s}',
+    to_json("id")::text, to_json("email")::text, to_json("created_date")::text, case when active then 'true' else 'false' end, to_json("updated_date")::text,
+    case when "first_name" <> '' then ',"firstName":' || to_json("first_name")::text end, case when "last_name" <> '' then ',"lastName":' || to_json("last_name")::text end, case when "username" <> '' then ',"username":' || to_json("username")::text end,
+    case when tags <> '' then ',"tags":[' || replace(to_json("tags")::text, ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || to_json("locale")::text end,
+    case when "last_login_date" <> '' then ',"lastLoginDate":' || to_json("last_login_date")::text end) as "user_json" from "users" where "org_id" = $1 order by "created_date", "id" limit 51 offset $2;
 
 -- GET /api/v5/users/{user} → 200
 select * from "access_tokens" where "token_hash" = $1;

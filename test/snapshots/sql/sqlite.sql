@@ -13,20 +13,21 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
 select * from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
-select format('{"id":%s%s%s%s,"email":%s%s%s,"createdDate":%s%s,"active":%s,"updatedDate":%s}',
-    json_quote("id"), case when "first_name" <> '' then ',"firstName":' || json_quote("first_name") end, case when "last_name" <> '' then ',"lastName":' || json_quote("last_name") end, case when "username" <> '' then ',"username":' || json_quote("username") end,
-    json_quote("email"), case when tags <> '' then ',"tags":[' || replace(json_quote("tags"), ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || json_quote("locale") end,
-    json_quote("created_date"), case when "last_login_date" <> '' then ',"lastLoginDate":' || json_quote("last_login_date") end,
-    case when active then 'true' else 'false' end, json_quote("updated_date")) as "user_json" from "users" where "org_id" = ? and (' ' || lower("tags") || ' ') like ? escape '!' and ("created_date" >= ? and 1 = 1) order by "created_date", "id" limit 3 offset ?;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and (' ' || lower("tags") || ' ') like ? escape '!' and ("created_date" >= ? and 1 = 1) order by "created_date", "id" limit 3 offset ?;
 
 -- GET /api/v5/users?email=ADA@example.com → 200
 select * from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
-select format('{"id":%s%s%s%s,"email":%s%s%s,"createdDate":%s%s,"active":%s,"updatedDate":%s}',
-    json_quote("id"), case when "first_name" <> '' then ',"firstName":' || json_quote("first_name") end, case when "last_name" <> '' then ',"lastName":' || json_quote("last_name") end, case when "username" <> '' then ',"username":' || json_quote("username") end,
-    json_quote("email"), case when tags <> '' then ',"tags":[' || replace(json_quote("tags"), ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || json_quote("locale") end,
-    json_quote("created_date"), case when "last_login_date" <> '' then ',"lastLoginDate":' || json_quote("last_login_date") end,
-    case when active then 'true' else 'false' end, json_quote("updated_date")) as "user_json" from "users" where "org_id" = ? and "email_key" = ? order by "created_date", "id" limit 16 offset ?;
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "email_key" = ? order by "created_date", "id" limit 16 offset ?;
+
+-- GET /api/v5/users?limit=50 → 200
+select * from "access_tokens" where "token_hash" = ?;
+select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
+select format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s%s%s%s%s%s%s}',
+    json_quote("id"), json_quote("email"), json_quote("created_date"), case when active then 'true' else 'false' end, json_quote("updated_date"),
+    case when "first_name" <> '' then ',"firstName":' || json_quote("first_name") end, case when "last_name" <> '' then ',"lastName":' || json_quote("last_name") end, case when "username" <> '' then ',"username":' || json_quote("username") end,
+    case when tags <> '' then ',"tags":[' || replace(json_quote("tags"), ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || json_quote("locale") end,
+    case when "last_login_date" <> '' then ',"lastLoginDate":' || json_quote("last_login_date") end) as "user_json" from "users" where "org_id" = ? order by "created_date", "id" limit 51 offset ?;
 
 -- GET /api/v5/users/{user} → 200
 select * from "access_tokens" where "token_hash" = ?;
