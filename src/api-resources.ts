@@ -32,7 +32,7 @@ import { importJobsService } from './imports/import-jobs.service.js';
 import { importsRoutes, importsTag } from './imports/imports.routes.js';
 
 /** What services need of the configuration. */
-export interface ResourceSettings {
+interface ResourceSettings {
   passwordPolicy: PasswordPolicy;
   webhooks: WebhookServiceSettings;
 }

@@ -52,7 +52,7 @@ export interface Config {
   metrics?: MetricsSettings;
 }
 
-export interface MetricsSettings {
+interface MetricsSettings {
   /** A plain HTTP administration port serving only /metrics, on `host`. */
   port?: number;
   host: string;
@@ -62,7 +62,7 @@ export interface MetricsSettings {
 
 export type Env = Record<string, string | undefined>;
 
-export const DEFAULT_DATA_DIR = './data';
+const DEFAULT_DATA_DIR = './data';
 const DEFAULT_REQUEST_TIMEOUT = '30s';
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 
@@ -323,7 +323,7 @@ export const SETTINGS = {
   },
 } as const satisfies Record<string, SettingSpec>;
 
-export type SettingName = keyof typeof SETTINGS;
+type SettingName = keyof typeof SETTINGS;
 /** The settings that have a default of their own. */
 type DefaultedSetting = { [Name in SettingName]: (typeof SETTINGS)[Name] extends { default: string } ? Name : never }[SettingName];
 
@@ -347,7 +347,7 @@ export function settingsTable(): string {
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
 /** `1mb`, `512kb`, `2048` → bytes. */
-export function parseByteSize(value: string): number {
+function parseByteSize(value: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
   if (!match) throw new ConfigError(`BODY_LIMIT must be a size such as 1mb, 512kb or 1048576 (got "${value}")`);
   return Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? '').toLowerCase()]!);
@@ -364,7 +364,7 @@ function parsePort(value: string, name: string): number {
 const DURATION_UNITS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** `30s`, `500ms`, `2m`, `1h`, `1500` (milliseconds) → milliseconds, at least 1. */
-export function parseDuration(value: string, name: string): number {
+function parseDuration(value: string, name: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i.exec(value.trim());
   const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? '').toLowerCase()]!) : 0;
   if (ms < 1) throw new ConfigError(`${name} must be a duration such as 30s, 500ms, 2m or 1h (got "${value}")`);

@@ -7,7 +7,7 @@ import type { Scope } from './scopes.js';
  * write calls `settle` last in the write's transaction with what it returns (the new id), and the
  * key's answer is stored and committed (or rolled back) with the write.
  */
-export interface IdempotentWrite {
+interface IdempotentWrite {
   settle(trx: Kysely<Database>, result: unknown): Promise<void>;
 }
 

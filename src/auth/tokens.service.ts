@@ -17,7 +17,7 @@ const RESOLVED_TOKEN_MAX_AGE_MS = 10_000;
 /** Most tokens kept; beyond it the oldest are forgotten (they are simply looked up again). */
 const RESOLVED_TOKENS_MAX = 10_000;
 
-export interface TokenInfo {
+interface TokenInfo {
   id: string;
   orgId: string;
   name: string;
@@ -41,7 +41,7 @@ function toInfo(row: AccessTokenRow): TokenInfo {
   };
 }
 
-export interface NewToken {
+interface NewToken {
   name?: string;
   scopes?: readonly Scope[];
   expiresDate?: Date;
@@ -171,5 +171,3 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
     },
   };
 }
-
-export type TokensService = ReturnType<typeof tokensService>;

@@ -63,7 +63,7 @@ const COMMAND_OPTIONS = {
   excel: { type: 'boolean' },
 } as const;
 
-export type CommandOption = keyof typeof COMMAND_OPTIONS;
+type CommandOption = keyof typeof COMMAND_OPTIONS;
 
 export function parse(argv: string[]) {
   try {

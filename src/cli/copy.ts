@@ -3,7 +3,7 @@ import cliProgress from 'cli-progress';
 import { copyDatabase, CopyRefusedError, type CopyProgress, type TableCount } from '../db/copy.js';
 import { engineOf, openDatabase } from '../db/database.js';
 
-export interface CopyOptions {
+interface CopyOptions {
   from: string;
   to: string;
   json: boolean;

@@ -83,7 +83,7 @@ const DEMO_FIELDS: { input: CreateUserfield; valueOf(n: number): unknown }[] = [
 export const MAX_SEEDED_USERFIELD_VALUES = DEMO_FIELDS.length;
 export const MAX_SEEDED_REGISTRATIONS = 100;
 
-export interface SeedOptions {
+interface SeedOptions {
   users: number;
   /** Values per user, one in each of the first n demo userfields (made when missing). */
   userfieldValues?: number;
@@ -91,7 +91,7 @@ export interface SeedOptions {
   registrations?: number;
 }
 
-export interface SeedResult {
+interface SeedResult {
   users: number;
   userfieldValues: number;
   registrations: number;

@@ -41,7 +41,7 @@ export async function bootstrap(database: DatabaseHandle, dataDir: string): Prom
   return token;
 }
 
-export interface Serving {
+interface Serving {
   baseUrl: string;
   close(): Promise<void>;
 }

@@ -75,7 +75,7 @@ export interface DatabaseOptions extends PostgresTopologyOptions {
 }
 
 /** How far behind the primary a read replica may be and still serve reads. */
-export const DEFAULT_READ_MAX_LAG_MS = 5000;
+const DEFAULT_READ_MAX_LAG_MS = 5000;
 
 /** How long a SQLite write waits for another process's lock when no statement timeout is given. */
 const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;

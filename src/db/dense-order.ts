@@ -5,10 +5,10 @@ import { inTransaction } from './unit-of-work.js';
 import type { Database } from './schema.js';
 
 /** Tables whose rows hold a dense, zero-based `order_index` (0..n-1) within their organization. */
-export type OrderedTable = 'offering_categories' | 'offerings' | 'userfield_categories' | 'userfields';
+type OrderedTable = 'offering_categories' | 'offerings' | 'userfield_categories' | 'userfields';
 
 /** One of several lists a table holds per organization: the rows whose `column` equals `value`. */
-export interface OrderedList {
+interface OrderedList {
   column: string;
   value: string;
 }

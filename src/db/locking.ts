@@ -23,7 +23,7 @@ export function forShare<Q extends { forShare(): Q }>(db: Kysely<any>, query: Q)
 }
 
 /** Tables of items keyed by (org_id, id) that a conditional write locks by their row. */
-export type RowLockedTable = 'users' | 'registrations' | 'webhooks';
+type RowLockedTable = 'users' | 'registrations' | 'webhooks';
 
 /** Locks one item's row until the transaction ends; whether there is such an item (nothing locked when not). */
 export async function lockRow(trx: Kysely<Database>, table: RowLockedTable, orgId: string, id: string): Promise<boolean> {

@@ -8,7 +8,7 @@ const MIGRATION_TABLE = 'kysely_migration';
 export const VERSIONS_TABLE = 'training_api_migration_versions';
 
 /** The database was migrated by a newer training-api than this one: printed in one line, exit code 1. */
-export class NewerDatabaseError extends Error {
+class NewerDatabaseError extends Error {
   readonly code = 'ERR_DATABASE_NEWER';
 }
 

@@ -11,7 +11,7 @@ export interface PostgresHost {
  * (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`): the hosts, and the URL of the
  * first one without `target_session_attrs`, which pg parses for everything else.
  */
-export interface PostgresTarget {
+interface PostgresTarget {
   hosts: PostgresHost[];
   /** Whether only a writable server will do (target_session_attrs read-write or primary). */
   writableOnly: boolean;

@@ -30,7 +30,7 @@ interface ColumnRow {
  * up again by name: when another session drops a schema meanwhile (test files each drop theirs),
  * that fails with "relation does not exist", and the migrator, which introspects, fails with it.
  */
-export class CurrentSchemaIntrospector implements DatabaseIntrospector {
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
   constructor(private readonly db: Kysely<any>) {}
 
   async getSchemas(): Promise<SchemaMetadata[]> {

@@ -12,7 +12,7 @@ export interface PoolCounts {
   waitingCount: number;
 }
 
-export interface PostgresPoolOptions {
+interface PostgresPoolOptions {
   /** Where to connect: the host in use, found again after a failover. */
   locator: HostLocator;
   size: number;

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
  * `minLsn`, or (without a route, or with `replica` false) the primary. Set per request by the read
  * routing plugin; the routing pool reads it when it hands out a connection.
  */
-export interface ReadRoute {
+interface ReadRoute {
   replica: boolean;
   /** The primary's WAL position the replica must have replayed: the caller's last write, or the moment a watermark was taken. */
   minLsn: bigint;

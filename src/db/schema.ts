@@ -98,7 +98,7 @@ export interface OfferingsTable {
   updated_date: string;
 }
 
-export interface OfferingCategoryLinksTable {
+interface OfferingCategoryLinksTable {
   org_id: string;
   offering_id: string;
   category_id: string;
@@ -240,7 +240,7 @@ export interface EventsTable {
 }
 
 /** PostgreSQL: the last position given in each organization's feed (see events/feed-positions.ts). */
-export interface EventFeedsTable {
+interface EventFeedsTable {
   org_id: string;
   last_position: number;
 }
@@ -320,7 +320,7 @@ export interface IdempotencyKeysTable {
 }
 
 /** A user that a file import manages (see migration 0013). */
-export interface ImportedUsersTable {
+interface ImportedUsersTable {
   org_id: string;
   user_id: string;
   /** Set while the nightly sync holds the user deactivated for being missing from the file. */
@@ -328,7 +328,7 @@ export interface ImportedUsersTable {
 }
 
 /** A SCIM user's email addresses beyond its v5 `email` (see migration 0016): a JSON list of {value, type, primary}. */
-export interface ScimUserEmailsTable {
+interface ScimUserEmailsTable {
   org_id: string;
   user_id: string;
   emails: string;

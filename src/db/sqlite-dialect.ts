@@ -25,7 +25,7 @@ import {
   type QueryResult,
 } from 'kysely';
 
-export interface SqliteDialectOptions {
+interface SqliteDialectOptions {
   /** Most prepared statements kept; the least recently used is dropped first. Default 500. */
   statementCacheSize?: number;
 }

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 /** Work that a unit of work runs last, just before its transaction commits (the outbox's event rows). */
-export type BeforeCommit = (trx: Transaction<Database>) => Promise<void>;
+type BeforeCommit = (trx: Transaction<Database>) => Promise<void>;
 
 /** A transaction's unit of work: its steps before the commit, and the savepoints of the units nested in it. */
 interface Unit {

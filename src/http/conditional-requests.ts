@@ -64,7 +64,7 @@ export function sendItem<T>(request: FastifyRequest, reply: FastifyReply, item: 
 /** Runs `work` with the resource's service and repositories over one transaction (the item read, compared and written in it). */
 export type WithinTransaction<S> = <T>(work: (service: S, trx: Kysely<Database>) => Promise<T>) => Promise<T>;
 
-export interface ConditionalWrite<S> {
+interface ConditionalWrite<S> {
   /** The plain service, for a write without preconditions: exactly what it does without this module. */
   service: S;
   transaction: WithinTransaction<S>;

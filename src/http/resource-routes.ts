@@ -68,10 +68,10 @@ interface Writing<B extends TSchema> extends Documented {
  * Locks, until the transaction ends, what serializes the writes to one item (its row; for items of
  * an ordered list, the organization's ordering lock that every write to the list takes first).
  */
-export type ItemLock<P> = (trx: Kysely<Database>, orgId: string, params: P) => Promise<unknown>;
+type ItemLock<P> = (trx: Kysely<Database>, orgId: string, params: P) => Promise<unknown>;
 
 /** The service of a standard collection: create, update and delete only where the definition has those routes. */
-export interface CollectionService<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> {
+interface CollectionService<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> {
   list: (caller: Caller, query: Static<Q>, paging: Paging) => Promise<Static<I>[]>;
   /**
    * The same page as `list`, its items as JSON text the database wrote, answered without serializing
@@ -85,7 +85,7 @@ export interface CollectionService<I extends TSchema, Q extends TSchema, C exten
   delete?: (caller: Caller, id: string) => Promise<void>;
 }
 
-export interface CollectionDefinition<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> extends Named {
+interface CollectionDefinition<I extends TSchema, Q extends TSchema, C extends TSchema, U extends TSchema> extends Named {
   /** The path segment of the collection (`users`), also that of the Location of a created item. */
   collection: string;
   /** An item as the API answers it. */
@@ -116,7 +116,7 @@ function required<F>(method: F | undefined, collection: string, name: string): F
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What a list route is handed: its query (limit, offset and filters) with the paging taken from it. */
-export interface ListRequest<P extends TSchema, Q extends TSchema> {
+interface ListRequest<P extends TSchema, Q extends TSchema> {
   params: Static<P>;
   query: Static<Q>;
   paging: Paging;
@@ -308,7 +308,7 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
   }
 }
 
-export interface ItemDefinition<P extends TSchema, I extends TSchema, B extends TSchema, S> extends Named {
+interface ItemDefinition<P extends TSchema, I extends TSchema, B extends TSchema, S> extends Named {
   /** The route's URL, with its parameters (`/users/:id/userfieldvalues`). */
   url: string;
   params: P;

@@ -12,7 +12,7 @@ function propertyPath(pointer: string, child?: string): string {
     .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
-export interface ValidationProblem {
+interface ValidationProblem {
   fieldErrors: FieldErrors;
   /** Problems with the document as a whole (a body that is not an object). */
   errors: string[];
@@ -26,7 +26,7 @@ const REPEATED_PARAMETER = 'must be given only once';
  * are kept in a Map: a client's name such as `toString` or `__proto__` must never meet an object's
  * inherited members.
  */
-export function describeValidation(validation: FastifySchemaValidationError[], context: string): ValidationProblem {
+function describeValidation(validation: FastifySchemaValidationError[], context: string): ValidationProblem {
   const fieldErrors = new Map<string, string>();
   const problems = new Set<string>();
   const unknown = context === 'querystring' ? 'unknown query parameter' : 'unknown property';

@@ -21,7 +21,7 @@ import { idempotencyKeyStore, type Claim, type IdempotencyKeyStore, type KeyStat
  * for the retry, corrected or not.
  */
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
 const REPLAYED_HEADER = 'Idempotent-Replayed';
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 const FIRST_PAUSE_MS = 20;

@@ -30,7 +30,7 @@ const LEAP_YEAR = '(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][04
 const monthDay = (separator: string) =>
   `(?:(?:0[13578]|1[02])${separator}(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)${separator}(?:0[1-9]|[12]\\d|30)|02${separator}(?:0[1-9]|1\\d|2[0-8]))`;
 /** yyyy-mm-dd, a real day. */
-export const DATE_PATTERN_PART = `(?:${YEAR}-${monthDay('-')}|${LEAP_YEAR}-02-29)`;
+const DATE_PATTERN_PART = `(?:${YEAR}-${monthDay('-')}|${LEAP_YEAR}-02-29)`;
 const HOUR = '(?:[01]\\d|2[0-3])';
 const SIXTY = '[0-5]\\d';
 /** Z or an offset; `space` lets a space stand for the `+` of a query string. */

@@ -30,7 +30,7 @@ export const REALM = 'Bearer realm="training-api"';
 const RETRY_UNAVAILABLE_AFTER_SECONDS = 2;
 
 /** The request header that makes a POST safe to retry, as named in its refusals. */
-export const IDEMPOTENCY_KEY = 'Idempotency-Key';
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
 /** When a client should retry a request whose Idempotency-Key another request still holds. */
 const RETRY_IN_PROGRESS_AFTER_SECONDS = 1;
 

@@ -2,7 +2,7 @@ import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE } from './domain-errors.js
 import { isId } from './ids.js';
 
 /** A property naming an id, and how to look that id up in the caller's organization. */
-export type IdCheck = [name: string, id: string | undefined, find: (id: string) => Promise<unknown>];
+type IdCheck = [name: string, id: string | undefined, find: (id: string) => Promise<unknown>];
 
 /**
  * Refuses properties (query filters such as `userId`) that name an id that does not exist in the

@@ -1,7 +1,7 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 
 export const DEFAULT_LIMIT = 15;
-export const MAX_LIMIT = 100;
+const MAX_LIMIT = 100;
 /** Larger numbers are no longer exact in JavaScript, nor an OFFSET either database accepts. */
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 

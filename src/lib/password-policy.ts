@@ -29,7 +29,7 @@ export function isAcceptablePassword(policy: PasswordPolicy, password: string): 
 }
 
 /** At least one letter and one number, in either order: the policy's rule as a JSON Schema `pattern`. */
-export const PASSWORD_PATTERN = '\\p{L}[\\s\\S]*\\p{N}|\\p{N}[\\s\\S]*\\p{L}';
+const PASSWORD_PATTERN = '\\p{L}[\\s\\S]*\\p{N}|\\p{N}[\\s\\S]*\\p{L}';
 
 /**
  * The OpenAPI document's passwords (`format: password`) as the policy of this server checks them:

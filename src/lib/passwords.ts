@@ -10,7 +10,7 @@ const ARGON2ID = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 
  * default, shared with file and DNS work), so a burst of password writes waits here instead of
  * filling memory and every thread; at least one core stays free for the event loop.
  */
-export const HASHING_CONCURRENCY = Math.max(1, Math.min(3, availableParallelism() - 1));
+const HASHING_CONCURRENCY = Math.max(1, Math.min(3, availableParallelism() - 1));
 
 /** A first-come, first-served gate for `limit` concurrent tasks. */
 export function concurrencyGate(limit: number) {

@@ -1,7 +1,7 @@
 import { Invalid } from './domain-errors.js';
 
 /** Tags arrive as a list whose entries may hold several tags separated by commas or spaces. */
-export function normalizeTags(input: readonly string[]): string[] {
+function normalizeTags(input: readonly string[]): string[] {
   const seen = new Set<string>();
   const tags: string[] = [];
   for (const entry of input) {
@@ -39,7 +39,7 @@ export function withoutTag(tags: readonly string[], tag: string): string[] {
 }
 
 /** Each tag of a filter is one more SQL condition, and SQLite refuses a statement with about 1000. */
-export const MAX_FILTER_TAGS = 100;
+const MAX_FILTER_TAGS = 100;
 
 /** A tag filter (`tags=a,b c`) → the tags an item must all have; more than MAX_FILTER_TAGS → 400 naming `parameter`. */
 export function parseTagFilter(parameter: string, input: string): string[] {

@@ -34,7 +34,7 @@ function toInfo(row: OAuthClientRow): ClientInfo {
   };
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   accessToken: string;
   expiresIn: number;
   scopes: readonly Scope[];
@@ -105,5 +105,3 @@ export function clientsService(db: Kysely<Database>) {
     },
   };
 }
-
-export type ClientsService = ReturnType<typeof clientsService>;

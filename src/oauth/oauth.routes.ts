@@ -12,7 +12,7 @@ import { OAuthErrorResponse, RevocationRequest, RevocationResponse, ServerMetada
 import type { OAuthService } from './oauth.service.js';
 
 export const TOKEN_PATH = '/oauth/token';
-export const REVOCATION_PATH = '/oauth/revoke';
+const REVOCATION_PATH = '/oauth/revoke';
 const FORM = 'application/x-www-form-urlencoded';
 
 export const oauthTag: ApiTag = {

@@ -50,7 +50,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
 }
 
 /** A v5 refusal in the shape of the API that serves `path` (SCIM's own under /scim/v2). */
-export type RefusalShape = (refusal: ApiError, path: string) => ApiError;
+type RefusalShape = (refusal: ApiError, path: string) => ApiError;
 
 /**
  * Refusals Fastify gives before any hook runs (an address with a malformed percent-encoding), in the

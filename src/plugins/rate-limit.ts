@@ -138,5 +138,3 @@ export function createRateLimiter(app: FastifyInstance, settings: RateLimitSetti
     clientBudget,
   };
 }
-
-export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -14,7 +14,7 @@ const REMEMBERED_WRITERS_MAX = 100_000;
 /** When the primary's position cannot be read after a write, the writer reads from the primary for this long. */
 const UNKNOWN_POSITION_MS = 60_000;
 
-export interface ReadRoutingOptions {
+interface ReadRoutingOptions {
   db: Kysely<any>;
   /** Whether every replica has replayed a position: the writer's entry is then dropped. */
   allReplayed(lsn: bigint): boolean;

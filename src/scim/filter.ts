@@ -24,7 +24,7 @@ export interface Operand {
 }
 
 /** Resolves an attribute path (`userName`, `name.givenName`, `urn:...:department`); `parent` is set inside `emails[...]`. */
-export type Resolver = (path: string, parent?: string) => Operand | undefined;
+type Resolver = (path: string, parent?: string) => Operand | undefined;
 
 /** Longer filters are refused: each comparison is a SQL condition, and both engines bound a statement's size. */
 const MAX_FILTER_LENGTH = 2000;

@@ -6,7 +6,7 @@ import type { ScimDocument } from './documents.js';
 /** The most resources one list response holds (ServiceProviderConfig filter.maxResults); a larger count is lowered to it. */
 export const MAX_RESULTS = 1000;
 /** What a list holds when the client does not say. */
-export const DEFAULT_COUNT = 100;
+const DEFAULT_COUNT = 100;
 
 export interface ListQuery {
   filter?: string;

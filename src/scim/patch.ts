@@ -58,7 +58,7 @@ export function readPatchRequest(body: unknown): PatchOperation[] {
 }
 
 /** A path split into its parts: `[urn:...:]attribute[[filter]][.sub]`. */
-export interface PathParts {
+interface PathParts {
   /** The extension URN, when the attribute is an extension's. */
   urn?: string;
   attribute: string;

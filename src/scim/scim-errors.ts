@@ -9,7 +9,7 @@ import { ApiError } from '../lib/errors.js';
  */
 export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
-export type ScimType =
+type ScimType =
   | 'invalidFilter'
   | 'tooMany'
   | 'uniqueness'
@@ -21,7 +21,7 @@ export type ScimType =
   | 'invalidVers'
   | 'sensitive';
 
-export interface ScimErrorBody {
+interface ScimErrorBody {
   schemas: [typeof ERROR_SCHEMA];
   status: string;
   scimType?: ScimType;

@@ -12,7 +12,7 @@ export function versionOf(document: ScimDocument): string {
  * Whether an If-Match header names `version` (RFC 7644 §3.14): `*`, or a list of entity tags compared
  * weakly, as SCIM's versions are weak.
  */
-export function versionMatches(ifMatch: string, version: string): boolean {
+function versionMatches(ifMatch: string, version: string): boolean {
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return ifMatch.trim() === '*' || ifMatch.split(',').some((tag) => opaque(tag) === opaque(version));
 }

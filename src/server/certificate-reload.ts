@@ -3,7 +3,7 @@ import type { Server as TlsServer } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import { TLS_PROFILE, type CertificatePair } from './tls-certificate.js';
 
-export interface ReloadableTls {
+interface ReloadableTls {
   server: TlsServer;
   /** Reads the certificate and key again (from TLS_CERT_FILE and TLS_KEY_FILE, or the self-signed pair). */
   load(): Promise<CertificatePair>;

@@ -13,7 +13,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export interface ListenOptions {
+interface ListenOptions {
   host: string;
   port: number;
   /** Connection caps and the TLS handshake timeout; without them, only Node's defaults apply. */

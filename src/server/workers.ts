@@ -22,7 +22,7 @@ export function leavePrimary(): void {
   if (isWorker) process.disconnect();
 }
 
-export interface Workers {
+interface Workers {
   baseUrl: string;
   listening: string;
   /** SIGTERM to every worker (each finishes its requests in flight), resolved once all have exited. */

@@ -7,7 +7,7 @@ export interface AddressPolicy {
   allowInsecureLoopback: boolean;
 }
 
-export const URL_MESSAGE = 'must be an https URL of a public host';
+const URL_MESSAGE = 'must be an https URL of a public host';
 
 function isLoopbackName(hostname: string): boolean {
   return hostname === 'localhost' || hostname.endsWith('.localhost');
@@ -20,7 +20,7 @@ function isLoopbackName(hostname: string): boolean {
 const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 
 /** Whether an IP address may be posted to: a public unicast one, or loopback when allowed. */
-export function isPermittedAddress(address: string, policy: AddressPolicy): boolean {
+function isPermittedAddress(address: string, policy: AddressPolicy): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address); // IPv4-mapped IPv6 addresses count as IPv4
   const range = parsed.range();
@@ -29,7 +29,7 @@ export function isPermittedAddress(address: string, policy: AddressPolicy): bool
 }
 
 /** The host of a URL without the brackets of an IPv6 literal. */
-export function hostOf(url: URL): string {
+function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 

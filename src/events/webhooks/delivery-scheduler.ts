@@ -11,7 +11,7 @@ export interface SchedulerSettings {
 }
 
 /** What the scheduler drives: the database's queue and the attempts. */
-export interface DeliveryWork<T> {
+interface DeliveryWork<T> {
   /** The endpoints with deliveries due now. */
   due(): Promise<Endpoint[]>;
   /** Claims up to `count` of the endpoint's due deliveries; fewer when it has no more. */

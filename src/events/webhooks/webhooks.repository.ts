@@ -19,7 +19,7 @@ export type ClaimedDelivery = DeliveryRow & { url: string; secret: string };
 export type NewDelivery = Insertable<WebhookDeliveriesTable>;
 export type WebhookPatch = Partial<Omit<WebhooksTable, 'org_id' | 'id' | 'created_date'>>;
 /** An event of the outbox as a recovery reads it. */
-export type EventRow = Pick<EventsTable, 'id' | 'type' | 'created_date' | 'data' | 'previous_attributes'> & { seq: number };
+type EventRow = Pick<EventsTable, 'id' | 'type' | 'created_date' | 'data' | 'previous_attributes'> & { seq: number };
 
 /** A webhook of some organization that has deliveries due. */
 export interface Endpoint {

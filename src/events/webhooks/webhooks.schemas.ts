@@ -119,7 +119,7 @@ export type Recovery = Static<typeof Recovery>;
 export const WebhookQuery = ListQuery({});
 export type WebhookQuery = Static<typeof WebhookQuery>;
 
-export const DeliveryAttempt = Type.Object({
+const DeliveryAttempt = Type.Object({
   attempt: Type.Integer(),
   attemptedDate: Timestamp('When the attempt began'),
   durationMs: Type.Integer(),

@@ -8,9 +8,9 @@ import type { Paging } from '../../lib/paging.js';
 
 export type AgreementRow = Row<AgreementsTable>;
 export type AgreementPatch = Partial<Pick<AgreementRow, 'title' | 'text' | 'required' | 'updated_date'>>;
-export type UserAgreementRow = UserAgreementsTable;
+type UserAgreementRow = UserAgreementsTable;
 
-export interface AgreementFilters {
+interface AgreementFilters {
   updatedDate?: DateRange;
 }
 

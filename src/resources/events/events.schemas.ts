@@ -3,7 +3,7 @@ import { EVENT_TYPES } from '../../events/event-types.js';
 import { PagingQuery } from '../../lib/paging.js';
 import { Timestamp } from '../../lib/schema.js';
 
-export const EventTypeSchema = Type.String({ enum: [...EVENT_TYPES], description: 'What happened' });
+const EventTypeSchema = Type.String({ enum: [...EVENT_TYPES], description: 'What happened' });
 
 export const Event = Type.Object(
   {

@@ -7,12 +7,12 @@ import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 
-export type OfferingCategoryRow = OfferingCategoriesTable;
+type OfferingCategoryRow = OfferingCategoriesTable;
 /** A category as services write it; the repository derives the name's lookup key. */
 export type NewOfferingCategory = Omit<OfferingCategoryRow, 'name_key'>;
 export type OfferingCategoryPatch = Partial<Omit<NewOfferingCategory, 'org_id' | 'id' | 'created_date' | 'updated_date' | 'order_index'>>;
 
-export interface OfferingCategoryFilters {
+interface OfferingCategoryFilters {
   name?: string;
   createdDate?: DateRange;
   updatedDate?: DateRange;

@@ -14,7 +14,7 @@ export type OfferingRow = Row<OfferingsTable>;
 const offeringRow = (row: OfferingsTable): OfferingRow => withBooleans(row, ['allow_retake']);
 export type OfferingPatch = Partial<Omit<OfferingRow, 'org_id' | 'id' | 'created_date' | 'updated_date' | 'order_index'>>;
 
-export interface OfferingFilters {
+interface OfferingFilters {
   title?: string;
   categoryId?: string;
   tags?: string[];

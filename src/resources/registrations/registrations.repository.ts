@@ -12,7 +12,7 @@ export type RegistrationRow = RegistrationsTable;
 export type RegistrationStatus = RegistrationRow['status'];
 export type RegistrationPatch = Partial<Pick<RegistrationRow, 'status' | 'grade' | 'grader_comment' | 'end_date'>>;
 
-export interface RegistrationFilters {
+interface RegistrationFilters {
   status?: RegistrationStatus;
   userId?: string;
   offeringId?: string;

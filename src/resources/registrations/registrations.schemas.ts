@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../lib/paging.js';
 import { Body, DateFilter, Nullable, ReadOnly, Timestamp, UpdatedDateFilter, UpdatedTimestamp } from '../../lib/schema.js';
 
-export const STATUSES = ['active', 'passed', 'failed', 'ejected'] as const;
+const STATUSES = ['active', 'passed', 'failed', 'ejected'] as const;
 export type Status = (typeof STATUSES)[number];
 
 // A plain enum rather than a union of literals: one validation error with our message.

@@ -12,7 +12,7 @@ export type CategoryRow = UserfieldCategoriesTable;
 /** A category as services write it; the repository derives the name's lookup key. */
 export type NewCategory = Omit<CategoryRow, 'name_key'>;
 
-export interface CategoryFilters {
+interface CategoryFilters {
   name?: string;
   type?: CategoryType;
   createdDate?: DateRange;

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Body, DateFilter, ReadOnly, SubstringFilter, Timestamp, UpdatedDateFilter, UpdatedTimestamp } from '../../lib/schema.js';
 import { ListQuery } from '../../lib/paging.js';
 
-export const CATEGORY_TYPES = ['public', 'private'] as const;
+const CATEGORY_TYPES = ['public', 'private'] as const;
 export type CategoryType = (typeof CATEGORY_TYPES)[number];
 
 export const CategoryTypeSchema = (description: string) =>

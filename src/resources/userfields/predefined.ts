@@ -17,7 +17,7 @@ export const PREDEFINED_USERFIELD_NAMES = [
 ] as const;
 
 /** The organization's own rows for the predefined fields: read-only text fields in no category. */
-export function predefinedUserfieldRows(orgId: string, createdDate: string): UserfieldsTable[] {
+function predefinedUserfieldRows(orgId: string, createdDate: string): UserfieldsTable[] {
   return PREDEFINED_USERFIELD_NAMES.map((name) => ({
     org_id: orgId,
     id: newId(), // time-ordered, so the list keeps the order above

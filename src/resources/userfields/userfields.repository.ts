@@ -22,7 +22,7 @@ export type UserfieldPatch = Partial<
   Omit<UserfieldRow, 'org_id' | 'id' | 'type' | 'read_only' | 'created_date' | 'updated_date' | 'category_id' | 'order_index'>
 >;
 
-export interface UserfieldFilters {
+interface UserfieldFilters {
   createdDate?: DateRange;
   updatedDate?: DateRange;
   categoryType?: CategoryType;

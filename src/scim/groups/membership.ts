@@ -10,7 +10,7 @@ import { toResponse } from '../../resources/users/users.service.js';
 import { scimUsersRepository } from '../users/scim-users.repository.js';
 
 /** A change of one tag on many users: a group gaining or losing members, or being renamed. */
-export interface TagChange {
+interface TagChange {
   add?: string;
   remove?: string;
 }

@@ -3,7 +3,7 @@ import type { Database, ScimGroupsTable } from '../../db/schema.js';
 import type { Condition } from '../filter.js';
 
 export type ScimGroupRow = ScimGroupsTable;
-export type ScimGroupPatch = Partial<Omit<ScimGroupRow, 'org_id' | 'id' | 'created_date'>>;
+type ScimGroupPatch = Partial<Omit<ScimGroupRow, 'org_id' | 'id' | 'created_date'>>;
 
 export function scimGroupsRepository(db: Kysely<Database>) {
   function matching(orgId: string, condition: Condition) {

@@ -25,7 +25,7 @@ const MAX_DISPLAY_NAME = 255;
 const READ_ONLY = new Set(['id', 'meta', 'schemas']);
 
 /** The tag of a group: its display name with each run of spaces and commas (which split v5 tags) made one `_`. */
-export function groupTag(displayName: string): string {
+function groupTag(displayName: string): string {
   return displayName
     .trim()
     .split(/[\s,]+/)

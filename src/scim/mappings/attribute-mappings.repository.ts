@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database, ScimAttributeMappingsTable } from '../../db/schema.js';
 import { userfieldsRepository, type UserfieldRow } from '../../resources/userfields/userfields.repository.js';
 
-export type AttributeMappingRow = ScimAttributeMappingsTable;
+type AttributeMappingRow = ScimAttributeMappingsTable;
 /** A mapping with the userfield it feeds. */
-export type MappedUserfieldRow = AttributeMappingRow & { field: UserfieldRow };
+type MappedUserfieldRow = AttributeMappingRow & { field: UserfieldRow };
 
 export function attributeMappingsRepository(db: Kysely<Database>) {
   function list(orgId: string): Promise<AttributeMappingRow[]> {

@@ -37,7 +37,7 @@ export function isStandardAttribute(mapping: MappedAttribute): boolean {
 
 const SIMPLE_CORE = ['displayName', 'nickName', 'title', 'userType', 'preferredLanguage', 'timezone', 'profileUrl'];
 const NAME_PARTS = ['middleName', 'honorificPrefix', 'honorificSuffix'];
-export const TYPED_CORE: Record<string, string[]> = {
+const TYPED_CORE: Record<string, string[]> = {
   phoneNumbers: ['value'],
   addresses: ['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country'],
 };

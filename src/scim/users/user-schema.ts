@@ -5,7 +5,7 @@ import { isStandardAttribute } from '../mappings/mapped-attribute.js';
 import { attribute, ENTERPRISE_ATTRIBUTES, findAttribute, USER_ATTRIBUTES, USER_SCHEMA, type Attribute, type AttributeType } from '../schemas.js';
 
 /** How a userfield's value travels in SCIM. */
-export function attributeTypeOf(type: UserfieldType): { type: AttributeType; multiValued: boolean } {
+function attributeTypeOf(type: UserfieldType): { type: AttributeType; multiValued: boolean } {
   switch (type) {
     case 'number':
       return { type: 'integer', multiValued: false };
