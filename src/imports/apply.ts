@@ -10,6 +10,7 @@ import { userfieldValuesService } from '../resources/userfield-values/userfield-
 import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../resources/users/users.repository.js';
 import type { CreateUser } from '../resources/users/users.schemas.js';
 import { usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
+import { RefusedItem } from '../lib/domain-errors.js';
 import { now } from '../lib/time.js';
 import { fieldErrorsOf, type ImportRow } from './check.js';
 import { importedUsersRepository } from './imported-users.repository.js';
@@ -123,6 +124,11 @@ export async function writeBatch(
     const problems = Object.entries(fieldErrorsOf(error)).map(([property, message]) => `${property}: ${message}`);
     return new ImportInterrupted(`${rows}: ${problems.join('; ')}; the ${rowsBefore} rows before its batch were imported`);
   };
+  /** The refusal of `error`, naming the row of `batch` it is about when it tells (a RefusedItem), else all of them. */
+  const refusedIn = (batch: readonly RowWrite[], error: unknown) =>
+    error instanceof RefusedItem
+      ? refused(`row ${batch[error.index]!.row.number}`, error.refusal)
+      : refused(`rows ${batch[0]!.row.number} to ${batch.at(-1)!.row.number}`, error);
   await inTransaction(db, async (trx) => {
     const users = usersService(trx);
     const values = userfieldValuesService(trx);
@@ -130,34 +136,36 @@ export async function writeBatch(
     // New users in a few multi-row statements: what makes a first import fast on PostgreSQL.
     const creations = writes.filter((write) => !write.row.existingId);
     if (creations.length > 0) {
-      const numbers = `rows ${creations[0]!.row.number} to ${creations.at(-1)!.row.number}`;
       try {
         const ids = await users.createMany(
           caller,
           creations.map((write) => write.user as UserCreation),
         );
-        await values.setOfNewUsers(
+        await values.updateMany(
           caller,
           creations.map((write, index) => ({ userId: ids[index]!, values: write.values })),
         );
         newlyManaged.push(...ids);
       } catch (error) {
-        throw refused(numbers, error);
+        throw refusedIn(creations, error);
       }
     }
-    for (const { row, user, values: changed, unchanged } of writes) {
-      if (!row.existingId) continue;
-      if (unchanged) {
-        if (!managed.has(row.existingId)) newlyManaged.push(row.existingId);
-        continue;
-      }
-      try {
-        if (Object.keys(user).length > 0) await users.update(caller, row.existingId, user);
-        if (Object.keys(changed).length > 0) await values.update(caller, row.existingId, changed);
-        newlyManaged.push(row.existingId);
-      } catch (error) {
-        throw refused(`row ${row.number}`, error);
-      }
+    // Changed users likewise: read, compared and written together, each with its events.
+    const updates = writes.filter((write) => write.row.existingId && !write.unchanged);
+    try {
+      await users.updateMany(
+        caller,
+        updates.map((write) => ({ id: write.row.existingId!, input: write.user })),
+      );
+      await values.updateMany(
+        caller,
+        updates.map((write) => ({ userId: write.row.existingId!, values: write.values })),
+      );
+    } catch (error) {
+      throw refusedIn(updates, error);
+    }
+    for (const { row, unchanged } of writes) {
+      if (row.existingId && (!unchanged || !managed.has(row.existingId))) newlyManaged.push(row.existingId);
     }
     await importedUsersRepository(trx).manage(caller.orgId, newlyManaged);
   });

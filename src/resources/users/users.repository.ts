@@ -140,6 +140,14 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       return row && visibleUser(row);
     },
 
+    /** Each listed user that exists, by id, their rows locked (in id order) until the transaction ends: what `updateMany` compares with. */
+    async lockMany(orgId: string, ids: readonly string[]): Promise<Map<string, VisibleUserRow>> {
+      const rows = await findInBatches([...ids].sort(), (batch) =>
+        forUpdate(db, db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', 'in', batch).orderBy('id')).execute(),
+      );
+      return new Map(rows.map((row) => [row.id, visibleUser(row)]));
+    },
+
     /**
      * The updatedDate of each listed user that exists, their rows locked (in id order) until the
      * transaction ends: users whose values are about to change, and whose updatedDate moves with them.
