@@ -6,6 +6,7 @@ import { after, before, it } from 'node:test';
 import type { Caller } from '../../src/auth/caller.js';
 import { ImportInterrupted, plannedWrites, writeBatch } from '../../src/imports/apply.js';
 import type { ImportRow } from '../../src/imports/check.js';
+import { openDatabase } from '../../src/db/database.js';
 import { runCli } from '../helpers/cli.js';
 import { eventsAfter } from '../helpers/events.js';
 import { forEachEngine } from '../helpers/harness.js';
@@ -117,5 +118,29 @@ forEachEngine('an import batch updating some of its users', (h) => {
     assert.equal((await user(kim)).updatedDate, LONG_AGO);
     assert.deepEqual((await h.get(`users/${kim}/userfieldvalues`)).json(), {});
     assert.equal((await user(max)).lastName, undefined);
+  });
+
+  it('writes a batch of changed users in a few statements, not several a user', async () => {
+    const people = Array.from({ length: 60 }, (_, n) => `s${n}@batch.example,S${n},Last${n},staff,${n},Red`);
+    await importFile('sixty.csv', people);
+    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'] };
+    const rows: ImportRow[] = [];
+    for (const [n] of people.entries()) {
+      const email = `s${n}@batch.example`;
+      rows.push({ number: n + 2, user: { email, lastName: `Moved${n}` }, values: { [number]: 100 + n }, existingId: await idOf(email) });
+    }
+    await newEvents();
+    const statements: string[] = [];
+    const counted = openDatabase(h.database.url, { onStatement: (statement) => statements.push(statement) });
+    try {
+      await writeBatch(counted.db, caller, await plannedWrites(counted.db, h.org.id, rows, false), 0, new Set());
+    } finally {
+      await counted.close();
+    }
+    assert.ok(statements.length < 40, `${statements.length} statements for 60 changed users:\n${statements.join('\n')}`);
+    const events = await newEvents();
+    assert.equal(events.filter((event) => event.type === 'user.updated').length, 60);
+    assert.equal(events.filter((event) => event.type === 'userfieldvalues.updated').length, 60);
+    assert.equal((await user(rows[59]!.existingId!)).lastName, 'Moved59');
   });
 });

@@ -1,9 +1,9 @@
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { batches, findInBatches } from '../../db/batches.js';
 import { compiledOnce } from '../../db/compiled.js';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
-import { forUpdate } from '../../db/locking.js';
+import { forUpdate, isPostgres } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
@@ -195,6 +195,32 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     async update(orgId: string, id: string, patch: UserPatch): Promise<boolean> {
       const result = await db.updateTable('users').set(patchWithKeys(patch)).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Writes each user's patch, the users whose patches name the same columns together: one
+     * `update ... from` a list of values for each such group (and each BATCH of it), not a statement a user.
+     */
+    async updateEach(orgId: string, changes: readonly { id: string; patch: UserPatch }[]): Promise<void> {
+      const groups = new Map<string, { id: string; columns: Record<string, unknown> }[]>();
+      for (const { id, patch } of changes) {
+        const columns = patchWithKeys(patch) as Record<string, unknown>;
+        const shape = Object.keys(columns).sort().join();
+        groups.set(shape, [...(groups.get(shape) ?? []), { id, columns }]);
+      }
+      const postgres = isPostgres(db);
+      for (const [shape, group] of groups) {
+        if (shape === '') continue;
+        const names = shape.split(',');
+        // PostgreSQL reads the list's values as text: the boolean column is cast back.
+        const valueOf = (name: string) => (postgres && name === 'active' ? sql`cast(changed.${sql.ref(name)} as boolean)` : sql`changed.${sql.ref(name)}`);
+        for (const batch of batches(group)) {
+          const rows = batch.map(({ id, columns }) => sql`(${sql.join([id, ...names.map((name) => columns[name])])})`);
+          await sql`with changed (id, ${sql.join(names.map((name) => sql.ref(name)))}) as (values ${sql.join(rows)})
+            update users set ${sql.join(names.map((name) => sql`${sql.ref(name)} = ${valueOf(name)}`))}
+            from changed where users.org_id = ${orgId} and users.id = changed.id`.execute(db);
+        }
+      }
     },
 
     async delete(orgId: string, id: string): Promise<boolean> {

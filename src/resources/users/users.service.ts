@@ -125,6 +125,20 @@ export function usersService(db: Kysely<Database>) {
     }
   }
 
+  /** The refusal of the first of `changes` giving an email or username another user holds (else of the first giving either). */
+  async function conflictAmong(orgId: string, changes: readonly { id: string; input: UserChanges }[], constraint: string): Promise<never> {
+    const failed: UniqueProperty = constraint.includes('username') ? 'username' : 'email';
+    let first: number | undefined;
+    for (const [index, { id, input }] of changes.entries()) {
+      const lookup = { email: input.email, username: blankToNull(input.username) ?? undefined };
+      if (lookup.email === undefined && lookup.username === undefined) continue;
+      first ??= index;
+      const taken = await users.taken(orgId, lookup, id);
+      if (taken.size > 0) throw new RefusedItem(index, inUse(taken));
+    }
+    throw new RefusedItem(first ?? 0, inUse([failed]));
+  }
+
   return {
     async list(caller: Caller, query: UserQuery, paging: Paging): Promise<User[]> {
       const rows = await users.list(
@@ -218,29 +232,28 @@ export function usersService(db: Kysely<Database>) {
         const repository = usersRepository(trx);
         const locked = await repository.lockMany(orgId, changes.map((change) => change.id));
         const at = now();
-        const written: { index: number; current: VisibleUserRow; patch: UserPatch }[] = [];
+        const written: { current: VisibleUserRow; patch: UserPatch }[] = [];
         for (const [index, { id, input }] of changes.entries()) {
           const current = locked.get(id);
           if (current === undefined) throw new RefusedItem(index, new NotFound());
           const patch = changedColumns(current, patchOf(input));
-          if (Object.keys(patch).length > 0) written.push({ index, current, patch: { ...patch, updated_date: at } });
+          if (Object.keys(patch).length > 0) written.push({ current, patch: { ...patch, updated_date: at } });
         }
-        for (const { index, current, patch } of written) {
-          try {
-            await repository.update(orgId, current.id, patch);
-          } catch (error) {
-            const constraint = uniqueViolation(error);
-            if (constraint === undefined) throw error;
-            throw new RefusedItem(index, { constraint, patch, id: current.id });
-          }
+        try {
+          await repository.updateEach(
+            orgId,
+            written.map(({ current, patch }) => ({ id: current.id, patch })),
+          );
+        } catch (error) {
+          const constraint = uniqueViolation(error);
+          if (constraint === undefined) throw error;
+          throw new RefusedItem(-1, constraint);
         }
         for (const { current, patch } of written) recordUpdate(trx, orgId, current, visibleUser({ ...current, ...withoutSecrets(patch) }));
       }).catch(async (error: unknown) => {
-        // The transaction is undone: what holds the email or username now can be read, and named as update would.
-        if (!(error instanceof RefusedItem) || !(error.refusal && typeof error.refusal === 'object' && 'constraint' in error.refusal)) throw error;
-        const { constraint, patch, id } = error.refusal as { constraint: string; patch: UserPatch; id: string };
-        const taken = await users.taken(orgId, { email: patch.email, username: patch.username ?? undefined }, id);
-        throw new RefusedItem(error.index, inUse(taken.size > 0 ? taken : [constraint.includes('username') ? 'username' : 'email']));
+        if (!(error instanceof RefusedItem) || error.index !== -1) throw error;
+        // The writes are undone: the user whose email or username another holds now is named as update would name it.
+        return conflictAmong(orgId, changes, String(error.refusal));
       });
     },
 
