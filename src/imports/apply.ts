@@ -33,8 +33,8 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (
 interface StoredUser {
   row: VisibleUserRow;
   passwordHash: string | null;
-  /** Userfield id → value. */
-  values: Map<string, unknown>;
+  /** Userfield id → value, as stored: JSON text. */
+  values: Map<string, string>;
 }
 
 /** The listed users as stored, with their userfield values: two statements for a batch of rows. */
@@ -49,7 +49,7 @@ async function storedUsers(db: Kysely<Database>, orgId: string, ids: readonly st
     .execute();
   for (const { password_hash, ...row } of rows) users.set(row.id, { row: visibleUser(row), passwordHash: password_hash, values: new Map() });
   for (const value of await userfieldValuesRepository(db).ofUsers(orgId, ids)) {
-    users.get(value.user_id)?.values.set(value.userfield_id, JSON.parse(value.value));
+    users.get(value.user_id)?.values.set(value.userfield_id, value.value);
   }
   return users;
 }
@@ -70,9 +70,17 @@ function changedProperties(stored: VisibleUserRow, user: Properties): UserChange
   return changes;
 }
 
-/** The row's values that differ from the stored ones (both canonical: as `checkValue` gives them). */
-function changedValues(stored: ReadonlyMap<string, unknown>, values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([fieldId, value]) => JSON.stringify(value) !== JSON.stringify(stored.get(fieldId))));
+/**
+ * The row's values that differ from the stored ones (both canonical: as `checkValue` gives them), compared
+ * as JSON text; a stored text written otherwise (other spacing) is read before it is called different.
+ */
+function changedValues(stored: ReadonlyMap<string, string>, values: Record<string, unknown>): Record<string, unknown> {
+  const differs = (fieldId: string, value: unknown) => {
+    const text = JSON.stringify(value);
+    const storedText = stored.get(fieldId);
+    return text !== storedText && (storedText === undefined || text !== JSON.stringify(JSON.parse(storedText)));
+  };
+  return Object.fromEntries(Object.entries(values).filter(([fieldId, value]) => differs(fieldId, value)));
 }
 
 /** What a row writes: all of it for a new user; for an existing one, what differs from the stored user, and nothing when nothing does. */

@@ -143,4 +143,16 @@ forEachEngine('an import batch updating some of its users', (h) => {
     assert.equal(events.filter((event) => event.type === 'userfieldvalues.updated').length, 60);
     assert.equal((await user(rows[59]!.existingId!)).lastName, 'Moved59');
   });
+
+  it('finds a value stored in other JSON spelling equal to the same value in the file', async () => {
+    const rows = ['t1@batch.example,T1,Last,staff,5,Red', 't2@batch.example,T2,Last,staff,6,Blue'];
+    await importFile('spelled.csv', rows);
+    const t1 = await idOf('t1@batch.example');
+    await h.database.db.updateTable('userfield_values').set({ value: '5.0' }).where('user_id', '=', t1).where('userfield_id', '=', number).execute();
+    await backdate();
+    await newEvents();
+    assert.match(await importFile('spelled-again.csv', rows), /: 0 created, 0 updated, 2 unchanged, 0 userfield values set$/);
+    assert.deepEqual(await newEvents(), []);
+    assert.equal((await user(t1)).updatedDate, LONG_AGO);
+  });
 });
