@@ -88,7 +88,11 @@ forEachEngine('an import batch updating some of its users', (h) => {
 
   it('refuses a batch whose row the services refuse now, naming the row, and writes none of it', async () => {
     const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'] };
-    const [kim, lou, max] = [await h.create('users', { email: 'kim@batch.example' }), await h.create('users', { email: 'lou@batch.example' }), await h.create('users', { email: 'max@batch.example' })];
+    const [kim, lou, max] = [
+      await h.create('users', { email: 'kim@batch.example' }),
+      await h.create('users', { email: 'lou@batch.example' }),
+      await h.create('users', { email: 'max@batch.example' }),
+    ];
     await backdate();
     await newEvents();
     const rows: ImportRow[] = [
@@ -114,7 +118,10 @@ forEachEngine('an import batch updating some of its users', (h) => {
     });
 
     // Both refusals undid their batch: Kim and Max are as the API left them.
-    assert.deepEqual((await newEvents()).map((event) => event.type), ['user.deleted', 'user.updated']);
+    assert.deepEqual(
+      (await newEvents()).map((event) => event.type),
+      ['user.deleted', 'user.updated'],
+    );
     assert.equal((await user(kim)).updatedDate, LONG_AGO);
     assert.deepEqual((await h.get(`users/${kim}/userfieldvalues`)).json(), {});
     assert.equal((await user(max)).lastName, undefined);

@@ -113,7 +113,8 @@ export function userfieldValuesService(db: Kysely<Database>) {
           if (Object.keys(fieldErrors).length > 0) throw new RefusedItem(index, new Invalid(fieldErrors));
           const differing = Object.keys(after).filter((fieldId) => JSON.stringify(after[fieldId]) !== JSON.stringify(before[fieldId]));
           if (differing.length === 0) continue;
-          for (const fieldId of differing) saved.push({ org_id: orgId, user_id: userId, userfield_id: fieldId, value: JSON.stringify(after[fieldId]) });
+          for (const fieldId of differing)
+            saved.push({ org_id: orgId, user_id: userId, userfield_id: fieldId, value: JSON.stringify(after[fieldId]) });
           changed.push({ userId, before, after: inFieldOrder(after) });
         }
         if (changed.length === 0) return;

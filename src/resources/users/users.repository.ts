@@ -213,7 +213,8 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
         if (shape === '') continue;
         const names = shape.split(',');
         // PostgreSQL reads the list's values as text: the boolean column is cast back.
-        const valueOf = (name: string) => (postgres && name === 'active' ? sql`cast(changed.${sql.ref(name)} as boolean)` : sql`changed.${sql.ref(name)}`);
+        const valueOf = (name: string) =>
+          postgres && name === 'active' ? sql`cast(changed.${sql.ref(name)} as boolean)` : sql`changed.${sql.ref(name)}`;
         for (const batch of batches(group)) {
           const rows = batch.map(({ id, columns }) => sql`(${sql.join([id, ...names.map((name) => columns[name])])})`);
           await sql`with changed (id, ${sql.join(names.map((name) => sql.ref(name)))}) as (values ${sql.join(rows)})

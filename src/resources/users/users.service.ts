@@ -230,7 +230,10 @@ export function usersService(db: Kysely<Database>) {
       if (changes.length === 0) return;
       await inTransaction(db, async (trx) => {
         const repository = usersRepository(trx);
-        const locked = await repository.lockMany(orgId, changes.map((change) => change.id));
+        const locked = await repository.lockMany(
+          orgId,
+          changes.map((change) => change.id),
+        );
         const at = now();
         const written: { current: VisibleUserRow; patch: UserPatch }[] = [];
         for (const [index, { id, input }] of changes.entries()) {
