@@ -1,12 +1,14 @@
 /**
  * How long `training-api import users` takes for an HR file of USERS people (default 50,000) with
  * three userfields each, on a fresh database: the first run (every user created), the unchanged
- * re-run (nothing written), and, for comparison, the same users created one request at a time
+ * re-run (nothing written), a re-run where CHANGED_PERCENT (default 10) of the people have a new last
+ * name and another employee number (those users updated, the rest unchanged), and, for comparison, the same users created one request at a time
  * (POST /users, then PUT of their userfield values, in-process so no network is counted) on a
  * sample of LOOP_USERS (default 2,000), scaled to USERS.
  *
  *   npm run build && node dist/bench/import-speed.js                       # SQLite
  *   BENCH_POSTGRES_URL=postgres://... node dist/bench/import-speed.js      # PostgreSQL (a schema of its own, dropped after)
+ *   PROFILE_DIR=/tmp/profiles node dist/bench/import-speed.js              # and a CPU profile of each import there
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ import { runCli } from './processes.js';
 
 const USERS = Number(process.env.USERS ?? 50_000);
 const LOOP_USERS = Number(process.env.LOOP_USERS ?? 2_000);
+const CHANGED_PERCENT = Number(process.env.CHANGED_PERCENT ?? 10);
 const DEPARTMENTS = ['Sales', 'Support', 'Finance', 'Engineering'];
 
 interface Target {
@@ -64,11 +67,15 @@ async function organization(target: Target): Promise<Caller> {
   return caller;
 }
 
-function hrFile(dir: string): string {
-  const file = path.join(dir, 'people.csv');
+/** The HR file; with `changed`, every person whose number is a multiple of it has a new last name and employee number. */
+function hrFile(dir: string, name: string, changed?: number): string {
+  const file = path.join(dir, name);
   const rows = Array.from({ length: USERS }, (_, n) => {
     const start = `${String((n % 12) + 1).padStart(2, '0')}/${String((n % 28) + 1).padStart(2, '0')}/${2000 + (n % 25)}`;
-    return `person${n}@hr.example,Person,Number ${n},staff,${DEPARTMENTS[n % DEPARTMENTS.length]},${n + 1},${start}`;
+    const moved = changed !== undefined && n % changed === 0;
+    const lastName = moved ? `Renamed ${n}` : `Number ${n}`;
+    const number = moved ? USERS + n + 1 : n + 1;
+    return `person${n}@hr.example,Person,${lastName},staff,${DEPARTMENTS[n % DEPARTMENTS.length]},${number},${start}`;
   });
   writeFileSync(file, ['Email,First Name,Last Name,Tags,Department,Employee number,Start date', ...rows].join('\n'));
   return file;
@@ -111,16 +118,21 @@ const target = await freshDatabase();
 const dir = mkdtempSync(path.join(tmpdir(), 'import-speed-file-'));
 try {
   const caller = await organization(target);
-  const file = hrFile(dir);
+  const file = hrFile(dir, 'people.csv');
+  const changedFile = hrFile(dir, 'people-changed.csv', Math.round(100 / CHANGED_PERCENT));
   const env = { DATABASE_URL: target.url };
-  const importing = () => runCli(['import', 'users', '--org', caller.orgId, file], env);
-  const first = await timed(importing);
-  const rerun = await timed(importing);
+  // PROFILE_DIR=dir: each import's CPU profile there (node --cpu-prof), one file a run in the order they ran.
+  const nodeArgs = process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [];
+  const importing = (csv: string) => () => runCli(['import', 'users', '--org', caller.orgId, csv], env, false, nodeArgs);
+  const first = await timed(importing(file));
+  const rerun = await timed(importing(file));
+  const changedRun = await timed(importing(changedFile));
   const loop = await requestLoop(target, caller);
   const loopScaled = (loop * USERS) / LOOP_USERS;
   const engine = process.env.BENCH_POSTGRES_URL ? 'postgres' : 'sqlite';
   console.log(
-    `${engine}: ${USERS} users, ${USERS * 3} userfield values: first import ${first.toFixed(1)} s, unchanged re-run ${rerun.toFixed(1)} s; ` +
+    `${engine}: ${USERS} users, ${USERS * 3} userfield values: first import ${first.toFixed(1)} s, unchanged re-run ${rerun.toFixed(1)} s, ` +
+      `re-run with ${CHANGED_PERCENT}% changed ${changedRun.toFixed(1)} s; ` +
       `POST loop ${loop.toFixed(1)} s for ${LOOP_USERS} users, ${loopScaled.toFixed(0)} s scaled to ${USERS} (${(loopScaled / first).toFixed(1)}x the import)`,
   );
 } finally {

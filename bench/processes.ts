@@ -149,8 +149,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
 }
 
 /** Runs the command line to completion; returns its standard output, or throws with its standard error. */
-export function runCli(args: string[], env: Record<string, string>, showProgress = false): Promise<string> {
-  const child = spawn(process.execPath, [CLI, ...args], {
+export function runCli(args: string[], env: Record<string, string>, showProgress = false, nodeArgs: string[] = []): Promise<string> {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', showProgress ? 'inherit' : 'pipe'],

@@ -177,7 +177,7 @@ export async function seed(
           caller,
           positions.map((n) => demoUser(n, runTag, passwordHash)),
         );
-        await userfieldValuesService(trx).setOfNewUsers(
+        await userfieldValuesService(trx).updateMany(
           caller,
           ids.map((userId, i) => ({
             userId,

@@ -10,6 +10,7 @@ import { userfieldValuesService } from '../resources/userfield-values/userfield-
 import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../resources/users/users.repository.js';
 import type { CreateUser } from '../resources/users/users.schemas.js';
 import { usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
+import { RefusedItem } from '../lib/domain-errors.js';
 import { now } from '../lib/time.js';
 import { fieldErrorsOf, type ImportRow } from './check.js';
 import { importedUsersRepository } from './imported-users.repository.js';
@@ -32,8 +33,8 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (
 interface StoredUser {
   row: VisibleUserRow;
   passwordHash: string | null;
-  /** Userfield id → value. */
-  values: Map<string, unknown>;
+  /** Userfield id → value, as stored: JSON text. */
+  values: Map<string, string>;
 }
 
 /** The listed users as stored, with their userfield values: two statements for a batch of rows. */
@@ -48,7 +49,7 @@ async function storedUsers(db: Kysely<Database>, orgId: string, ids: readonly st
     .execute();
   for (const { password_hash, ...row } of rows) users.set(row.id, { row: visibleUser(row), passwordHash: password_hash, values: new Map() });
   for (const value of await userfieldValuesRepository(db).ofUsers(orgId, ids)) {
-    users.get(value.user_id)?.values.set(value.userfield_id, JSON.parse(value.value));
+    users.get(value.user_id)?.values.set(value.userfield_id, value.value);
   }
   return users;
 }
@@ -69,9 +70,17 @@ function changedProperties(stored: VisibleUserRow, user: Properties): UserChange
   return changes;
 }
 
-/** The row's values that differ from the stored ones (both canonical: as `checkValue` gives them). */
-function changedValues(stored: ReadonlyMap<string, unknown>, values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([fieldId, value]) => JSON.stringify(value) !== JSON.stringify(stored.get(fieldId))));
+/**
+ * The row's values that differ from the stored ones (both canonical: as `checkValue` gives them), compared
+ * as JSON text; a stored text written otherwise (other spacing) is read before it is called different.
+ */
+function changedValues(stored: ReadonlyMap<string, string>, values: Record<string, unknown>): Record<string, unknown> {
+  const differs = (fieldId: string, value: unknown) => {
+    const text = JSON.stringify(value);
+    const storedText = stored.get(fieldId);
+    return text !== storedText && (storedText === undefined || text !== JSON.stringify(JSON.parse(storedText)));
+  };
+  return Object.fromEntries(Object.entries(values).filter(([fieldId, value]) => differs(fieldId, value)));
 }
 
 /** What a row writes: all of it for a new user; for an existing one, what differs from the stored user, and nothing when nothing does. */
@@ -123,6 +132,11 @@ export async function writeBatch(
     const problems = Object.entries(fieldErrorsOf(error)).map(([property, message]) => `${property}: ${message}`);
     return new ImportInterrupted(`${rows}: ${problems.join('; ')}; the ${rowsBefore} rows before its batch were imported`);
   };
+  /** The refusal of `error`, naming the row of `batch` it is about when it tells (a RefusedItem), else all of them. */
+  const refusedIn = (batch: readonly RowWrite[], error: unknown) =>
+    error instanceof RefusedItem
+      ? refused(`row ${batch[error.index]!.row.number}`, error.refusal)
+      : refused(`rows ${batch[0]!.row.number} to ${batch.at(-1)!.row.number}`, error);
   await inTransaction(db, async (trx) => {
     const users = usersService(trx);
     const values = userfieldValuesService(trx);
@@ -130,34 +144,36 @@ export async function writeBatch(
     // New users in a few multi-row statements: what makes a first import fast on PostgreSQL.
     const creations = writes.filter((write) => !write.row.existingId);
     if (creations.length > 0) {
-      const numbers = `rows ${creations[0]!.row.number} to ${creations.at(-1)!.row.number}`;
       try {
         const ids = await users.createMany(
           caller,
           creations.map((write) => write.user as UserCreation),
         );
-        await values.setOfNewUsers(
+        await values.updateMany(
           caller,
           creations.map((write, index) => ({ userId: ids[index]!, values: write.values })),
         );
         newlyManaged.push(...ids);
       } catch (error) {
-        throw refused(numbers, error);
+        throw refusedIn(creations, error);
       }
     }
-    for (const { row, user, values: changed, unchanged } of writes) {
-      if (!row.existingId) continue;
-      if (unchanged) {
-        if (!managed.has(row.existingId)) newlyManaged.push(row.existingId);
-        continue;
-      }
-      try {
-        if (Object.keys(user).length > 0) await users.update(caller, row.existingId, user);
-        if (Object.keys(changed).length > 0) await values.update(caller, row.existingId, changed);
-        newlyManaged.push(row.existingId);
-      } catch (error) {
-        throw refused(`row ${row.number}`, error);
-      }
+    // Changed users likewise: read, compared and written together, each with its events.
+    const updates = writes.filter((write) => write.row.existingId && !write.unchanged);
+    try {
+      await users.updateMany(
+        caller,
+        updates.map((write) => ({ id: write.row.existingId!, input: write.user })),
+      );
+      await values.updateMany(
+        caller,
+        updates.map((write) => ({ userId: write.row.existingId!, values: write.values })),
+      );
+    } catch (error) {
+      throw refusedIn(updates, error);
+    }
+    for (const { row, unchanged } of writes) {
+      if (row.existingId && (!unchanged || !managed.has(row.existingId))) newlyManaged.push(row.existingId);
     }
     await importedUsersRepository(trx).manage(caller.orgId, newlyManaged);
   });

@@ -66,3 +66,14 @@ export class PreconditionFailed extends DomainError {
     this.name = 'PreconditionFailed';
   }
 }
+
+/** The refusal of one item of a batch written as a whole (an import's batch of users): `index` says which. */
+export class RefusedItem extends Error {
+  constructor(
+    readonly index: number,
+    readonly refusal: unknown,
+  ) {
+    super(refusal instanceof Error ? refusal.message : String(refusal));
+    this.name = 'RefusedItem';
+  }
+}

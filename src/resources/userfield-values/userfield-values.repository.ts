@@ -16,17 +16,22 @@ export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Dat
         .execute();
     },
 
-    /** The values of several users at once (an export's page of users, the holders of a changing field), in userfield id order. */
-    ofUsers(orgId: string, userIds: readonly string[]): Promise<Pick<UserfieldValueRow, 'user_id' | 'userfield_id' | 'value'>[]> {
-      return findInBatches(userIds, (batch) =>
+    /**
+     * The values of several users at once (an export's page of users, the holders of a changing field, an
+     * import's batch), in userfield id order. Sorted here, not by the statement: asked to order by userfield,
+     * SQLite without statistics yet (an import's first run) reads every value of the organization through
+     * the userfield index instead of the listed users' own.
+     */
+    async ofUsers(orgId: string, userIds: readonly string[]): Promise<Pick<UserfieldValueRow, 'user_id' | 'userfield_id' | 'value'>[]> {
+      const rows = await findInBatches(userIds, (batch) =>
         db
           .selectFrom('userfield_values')
           .select(['user_id', 'userfield_id', 'value'])
           .where('org_id', '=', orgId)
           .where('user_id', 'in', batch)
-          .orderBy('userfield_id')
           .execute(),
       );
+      return rows.sort((a, b) => (a.userfield_id < b.userfield_id ? -1 : a.userfield_id > b.userfield_id ? 1 : 0));
     },
 
     ofUserfield(orgId: string, userfieldId: string): Promise<Pick<UserfieldValueRow, 'user_id' | 'value'>[]> {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
-import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, NotFound } from '../../lib/domain-errors.js';
+import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, NotFound, RefusedItem } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
 import { now } from '../../lib/time.js';
@@ -79,37 +79,54 @@ export function userfieldValuesService(db: Kysely<Database>) {
     },
 
     /**
-     * Sets the values of users just created in this unit of work (the import's new users, whose
-     * values were checked), as `update` would for each: one userfieldvalues.updated event per user,
-     * from no values to these, and the users' updatedDate moved. A field deleted meanwhile refuses them all.
+     * Sets the values of several users (the import's, whose values were checked) as `update` would
+     * for each, in a few statements: the users are locked and their values read together, the values
+     * checked against the fields as they are now, and only those that differ written. Each user whose
+     * values change gets its userfieldvalues.updated event and its updatedDate moved; the others write
+     * nothing. A user gone or a field deleted meanwhile refuses them all, as a RefusedItem naming the user.
      */
-    async setOfNewUsers(caller: Caller, users: readonly { userId: string; values: Record<string, unknown> }[]): Promise<void> {
+    async updateMany(caller: Caller, users: readonly { userId: string; values: Record<string, unknown> }[]): Promise<void> {
       const { orgId } = caller;
-      const withValues = users.filter((user) => Object.keys(user.values).length > 0);
+      const withValues = users.flatMap((user, index) => (Object.keys(user.values).length > 0 ? [{ index, ...user }] : []));
       if (withValues.length === 0) return;
       await inTransaction(db, async (trx) => {
         const userIds = withValues.map((user) => user.userId);
         const updatedDates = await usersRepository(trx).lockUpdatedDates(orgId, userIds);
-        if (updatedDates.size < userIds.length) throw new NotFound();
         const fieldIds = [...new Set(withValues.flatMap((user) => Object.keys(user.values)))];
         const fields = new Map((await userfieldsRepository(trx).findForValues(orgId, fieldIds)).map((field) => [field.id, field]));
-        const fieldErrors: FieldErrors = {};
-        const rows: UserfieldValueRow[] = [];
-        for (const { userId, values } of withValues) {
-          for (const [fieldId, value] of Object.entries(values)) {
+        const values = userfieldValuesRepository(trx);
+        const stored = new Map<string, UserfieldValues>(userIds.map((userId) => [userId, {}]));
+        for (const row of await values.ofUsers(orgId, userIds)) stored.get(row.user_id)![row.userfield_id] = JSON.parse(row.value);
+        const saved: UserfieldValueRow[] = [];
+        const changed: { userId: string; before: UserfieldValues; after: UserfieldValues }[] = [];
+        for (const { index, userId, values: requested } of withValues) {
+          if (!updatedDates.has(userId)) throw new RefusedItem(index, new NotFound());
+          const fieldErrors: FieldErrors = {};
+          const before = stored.get(userId)!;
+          const after: UserfieldValues = { ...before };
+          for (const [fieldId, value] of Object.entries(requested)) {
             const field = fields.get(fieldId);
             const checked = field ? checkValue(field, value) : { error: NOT_FOUND_MESSAGE };
             if ('error' in checked) fieldErrors[fieldId] = checked.error;
-            else rows.push({ org_id: orgId, user_id: userId, userfield_id: fieldId, value: JSON.stringify(checked.value) });
+            else after[fieldId] = checked.value;
           }
+          if (Object.keys(fieldErrors).length > 0) throw new RefusedItem(index, new Invalid(fieldErrors));
+          const differing = Object.keys(after).filter((fieldId) => JSON.stringify(after[fieldId]) !== JSON.stringify(before[fieldId]));
+          if (differing.length === 0) continue;
+          for (const fieldId of differing)
+            saved.push({ org_id: orgId, user_id: userId, userfield_id: fieldId, value: JSON.stringify(after[fieldId]) });
+          changed.push({ userId, before, after: inFieldOrder(after) });
         }
-        if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
-        await userfieldValuesRepository(trx).save(rows);
+        if (changed.length === 0) return;
+        await values.save(saved);
         const at = now();
-        await usersRepository(trx).touch(orgId, userIds, at);
-        for (const { userId, values } of withValues) {
-          const before = { values: {}, updatedDate: updatedDates.get(userId)! };
-          recordValuesChange(trx, orgId, userId, before, { values: inFieldOrder(values), updatedDate: at });
+        await usersRepository(trx).touch(
+          orgId,
+          changed.map((user) => user.userId),
+          at,
+        );
+        for (const { userId, before, after } of changed) {
+          recordValuesChange(trx, orgId, userId, { values: before, updatedDate: updatedDates.get(userId)! }, { values: after, updatedDate: at });
         }
       });
     },

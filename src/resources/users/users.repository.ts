@@ -220,6 +220,14 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       return row && visibleUser(row);
     },
 
+    /** Each listed user that exists, by id, their rows locked (in id order) until the transaction ends: what `updateMany` compares with. */
+    async lockMany(orgId: string, ids: readonly string[]): Promise<Map<string, VisibleUserRow>> {
+      const rows = await findInBatches([...ids].sort(), (batch) =>
+        forUpdate(db, db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', 'in', batch).orderBy('id')).execute(),
+      );
+      return new Map(rows.map((row) => [row.id, visibleUser(row)]));
+    },
+
     /**
      * The updatedDate of each listed user that exists, their rows locked (in id order) until the
      * transaction ends: users whose values are about to change, and whose updatedDate moves with them.
@@ -267,6 +275,33 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     async update(orgId: string, id: string, patch: UserPatch): Promise<boolean> {
       const result = await db.updateTable('users').set(patchWithKeys(patch)).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Writes each user's patch, the users whose patches name the same columns together: one
+     * `update ... from` a list of values for each such group (and each BATCH of it), not a statement a user.
+     */
+    async updateEach(orgId: string, changes: readonly { id: string; patch: UserPatch }[]): Promise<void> {
+      const groups = new Map<string, { id: string; columns: Record<string, unknown> }[]>();
+      for (const { id, patch } of changes) {
+        const columns = patchWithKeys(patch) as Record<string, unknown>;
+        const shape = Object.keys(columns).sort().join();
+        groups.set(shape, [...(groups.get(shape) ?? []), { id, columns }]);
+      }
+      const postgres = isPostgres(db);
+      for (const [shape, group] of groups) {
+        if (shape === '') continue;
+        const names = shape.split(',');
+        // PostgreSQL reads the list's values as text: the boolean column is cast back.
+        const valueOf = (name: string) =>
+          postgres && name === 'active' ? sql`cast(changed.${sql.ref(name)} as boolean)` : sql`changed.${sql.ref(name)}`;
+        for (const batch of batches(group)) {
+          const rows = batch.map(({ id, columns }) => sql`(${sql.join([id, ...names.map((name) => columns[name])])})`);
+          await sql`with changed (id, ${sql.join(names.map((name) => sql.ref(name)))}) as (values ${sql.join(rows)})
+            update users set ${sql.join(names.map((name) => sql`${sql.ref(name)} = ${valueOf(name)}`))}
+            from changed where users.org_id = ${orgId} and users.id = changed.id`.execute(db);
+        }
+      }
     },
 
     async delete(orgId: string, id: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { Conflict, NotFound } from '../../lib/domain-errors.js';
+import { Conflict, NotFound, RefusedItem } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
 import type { JsonItems, Paging } from '../../lib/paging.js';
@@ -85,6 +85,35 @@ async function newRow(orgId: string, input: UserCreation): Promise<Omit<NewUser,
   };
 }
 
+/** The columns a change names (a password only as a hash given), as `update` compares them with the stored user. */
+function patchOf(input: UserChanges): UserPatch {
+  const requested: UserPatch = {};
+  if (input.email !== undefined) requested.email = input.email;
+  if (input.username !== undefined) requested.username = blankToNull(input.username);
+  if (input.firstName !== undefined) requested.first_name = blankToNull(input.firstName);
+  if (input.lastName !== undefined) requested.last_name = blankToNull(input.lastName);
+  if (input.locale !== undefined) requested.locale = blankToNull(input.locale);
+  if (input.tags !== undefined) requested.tags = tagsColumn(input.tags);
+  if (input.passwordHash !== undefined) requested.password_hash = input.passwordHash;
+  if (input.active !== undefined) requested.active = input.active;
+  if (input.externalId !== undefined) requested.external_id = blankToNull(input.externalId);
+  return requested;
+}
+
+/** A patch without the columns a representation never shows. */
+function withoutSecrets({ password_hash: _hash, ...patch }: UserPatch): Omit<UserPatch, 'password_hash'> {
+  return patch;
+}
+
+/** The user.updated event of a user changed from `current` to `after`. */
+function recordUpdate(trx: Kysely<Database>, orgId: string, current: VisibleUserRow, after: VisibleUserRow): void {
+  const before = toResponse(current);
+  const updated = toResponse(after);
+  // A new password is a change the representation does not show: its event names only the updatedDate it moved.
+  const previous = previousAttributes(before, updated) ?? { updatedDate: before.updatedDate };
+  recordEvent(trx, orgId, 'user.updated', updated, previous);
+}
+
 export function usersService(db: Kysely<Database>) {
   const users = usersRepository(db);
 
@@ -117,6 +146,20 @@ export function usersService(db: Kysely<Database>) {
       // Its holder may be gone already (deleted meanwhile), or a twin won a race: the constraint still names what failed.
       throw inUse(taken.size > 0 ? taken : [failed]);
     }
+  }
+
+  /** The refusal of the first of `changes` giving an email or username another user holds (else of the first giving either). */
+  async function conflictAmong(orgId: string, changes: readonly { id: string; input: UserChanges }[], constraint: string): Promise<never> {
+    const failed: UniqueProperty = constraint.includes('username') ? 'username' : 'email';
+    let first: number | undefined;
+    for (const [index, { id, input }] of changes.entries()) {
+      const lookup = { email: input.email, username: blankToNull(input.username) ?? undefined };
+      if (lookup.email === undefined && lookup.username === undefined) continue;
+      first ??= index;
+      const taken = await users.taken(orgId, lookup, id);
+      if (taken.size > 0) throw new RefusedItem(index, inUse(taken));
+    }
+    throw new RefusedItem(first ?? 0, inUse([failed]));
   }
 
   return {
@@ -173,17 +216,8 @@ export function usersService(db: Kysely<Database>) {
 
     async update(caller: Caller, id: string, input: UserChanges): Promise<void> {
       if (!isId(id)) throw new NotFound();
-      const requested: UserPatch = {};
-      if (input.email !== undefined) requested.email = input.email;
-      if (input.username !== undefined) requested.username = blankToNull(input.username);
-      if (input.firstName !== undefined) requested.first_name = blankToNull(input.firstName);
-      if (input.lastName !== undefined) requested.last_name = blankToNull(input.lastName);
-      if (input.locale !== undefined) requested.locale = blankToNull(input.locale);
-      if (input.tags !== undefined) requested.tags = tagsColumn(input.tags);
-      if (input.passwordHash !== undefined) requested.password_hash = input.passwordHash;
-      else if (input.password !== undefined) requested.password_hash = await hashPassword(input.password);
-      if (input.active !== undefined) requested.active = input.active;
-      if (input.externalId !== undefined) requested.external_id = blankToNull(input.externalId);
+      const requested = patchOf(input);
+      if (requested.password_hash === undefined && input.password !== undefined) requested.password_hash = await hashPassword(input.password);
       await uniquely(caller.orgId, requested, id, () =>
         inTransaction(db, async (trx) => {
           const repository = usersRepository(trx);
@@ -193,13 +227,51 @@ export function usersService(db: Kysely<Database>) {
           if (Object.keys(patch).length === 0) return;
           // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
           await repository.update(caller.orgId, id, { ...patch, updated_date: now() });
-          const before = toResponse(current);
-          const after = toResponse((await repository.find(caller.orgId, id))!);
-          // A new password is a change the representation does not show: its event names only the updatedDate it moved.
-          const previous = previousAttributes(before, after) ?? { updatedDate: before.updatedDate };
-          recordEvent(trx, caller.orgId, 'user.updated', after, previous);
+          recordUpdate(trx, caller.orgId, current, (await repository.find(caller.orgId, id))!);
         }),
       );
+    },
+
+    /**
+     * Updates the users as `update` would one by one (the import's changed users, their passwords
+     * already hashed), each with its user.updated event, in a few statements: the users are locked
+     * and read together, and only those whose columns change are written, at one updatedDate. A
+     * refusal (a user gone, an email or username taken meanwhile) undoes them all, as a RefusedItem
+     * naming the change refused.
+     */
+    async updateMany(caller: Caller, changes: readonly { id: string; input: UserChanges }[]): Promise<void> {
+      const { orgId } = caller;
+      if (changes.length === 0) return;
+      await inTransaction(db, async (trx) => {
+        const repository = usersRepository(trx);
+        const locked = await repository.lockMany(
+          orgId,
+          changes.map((change) => change.id),
+        );
+        const at = now();
+        const written: { current: VisibleUserRow; patch: UserPatch }[] = [];
+        for (const [index, { id, input }] of changes.entries()) {
+          const current = locked.get(id);
+          if (current === undefined) throw new RefusedItem(index, new NotFound());
+          const patch = changedColumns(current, patchOf(input));
+          if (Object.keys(patch).length > 0) written.push({ current, patch: { ...patch, updated_date: at } });
+        }
+        try {
+          await repository.updateEach(
+            orgId,
+            written.map(({ current, patch }) => ({ id: current.id, patch })),
+          );
+        } catch (error) {
+          const constraint = uniqueViolation(error);
+          if (constraint === undefined) throw error;
+          throw new RefusedItem(-1, constraint);
+        }
+        for (const { current, patch } of written) recordUpdate(trx, orgId, current, visibleUser({ ...current, ...withoutSecrets(patch) }));
+      }).catch(async (error: unknown) => {
+        if (!(error instanceof RefusedItem) || error.index !== -1) throw error;
+        // The writes are undone: the user whose email or username another holds now is named as update would name it.
+        return conflictAmong(orgId, changes, String(error.refusal));
+      });
     },
 
     async delete(caller: Caller, id: string): Promise<void> {

@@ -316,7 +316,7 @@ select "user_id", "value" from "userfield_values" where "org_id" = $1 and "userf
 select "id", "updated_date" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
 select "id" from "userfields" where "org_id" = $1 and "id" = $2 for update;
 select "user_id", "value" from "userfield_values" where "org_id" = $1 and "userfield_id" = $2;
-select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) order by "userfield_id";
+select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2);
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" in ($3);
 delete from "userfield_values" where "org_id" = $1 and "userfield_id" = $2 and "user_id" in ($3);
 delete from "userfields" where "org_id" = $1 and "id" = $2;

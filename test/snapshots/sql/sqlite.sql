@@ -242,7 +242,7 @@ select "user_id", "value" from "userfield_values" where "org_id" = ? and "userfi
 select "id", "updated_date" from "users" where "org_id" = ? and "id" in (?) order by "id";
 select "id" from "userfields" where "org_id" = ? and "id" = ?;
 select "user_id", "value" from "userfield_values" where "org_id" = ? and "userfield_id" = ?;
-select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" in (?) order by "userfield_id";
+select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" in (?);
 update "users" set "updated_date" = ? where "org_id" = ? and "id" in (?);
 delete from "userfield_values" where "org_id" = ? and "userfield_id" = ? and "user_id" in (?);
 delete from "userfields" where "org_id" = ? and "id" = ?;
