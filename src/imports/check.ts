@@ -25,7 +25,7 @@ export interface ImportRow {
 /** Rows checked between two turns of the event loop. */
 const ROWS_BETWEEN_TURNS = 1000;
 
-export interface CheckOptions extends Headings {
+interface CheckOptions extends Headings {
   format: Format;
   passwordPolicy: PasswordPolicy;
   progress: ProgressOf;

@@ -94,7 +94,7 @@ export function columnsOf(
 const NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
 
 /** A CSV cell in the JSON type the API expects for the property or field; text the types cannot take stays text, to be refused. */
-export function fromCell(cell: string, column: Column): unknown {
+function fromCell(cell: string, column: Column): unknown {
   switch (typeOf(column)) {
     case 'tags':
       return [cell];
@@ -127,7 +127,7 @@ const usDate = (date: Date) =>
  * a date cell is a date field's mm/dd/yyyy, a number or a boolean stays one where the field holds
  * one and is text elsewhere (an employee number in a text field), and text is read as in CSV.
  */
-export function fromSpreadsheetCell(cell: unknown, column: Column): unknown {
+function fromSpreadsheetCell(cell: unknown, column: Column): unknown {
   if (typeof cell === 'string') return fromCell(cell, column);
   const type = typeOf(column);
   if (cell instanceof Date) return type === 'date' ? usDate(cell) : fromCell(cell.toISOString(), column);

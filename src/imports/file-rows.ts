@@ -62,7 +62,7 @@ function recordsOf(text: string, format: 'csv' | 'jsonl', problems: Problem[]): 
 }
 
 /** Where the rows are: the text's encoding, or the workbook's sheet (the first unless named). */
-export interface RowsSource {
+interface RowsSource {
   encoding?: Encoding | undefined;
   sheet?: string | undefined;
 }

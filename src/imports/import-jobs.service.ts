@@ -38,7 +38,7 @@ function toResponse(row: JobRow): ImportJob {
   };
 }
 
-export interface JobLog {
+interface JobLog {
   error(details: object, message: string): void;
 }
 

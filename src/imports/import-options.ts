@@ -7,7 +7,7 @@ import { changeLimitOf, type ImportOptions } from './users-import.js';
  * The options of an import as written: the command line's flags and the query of `POST /imports`
  * (the same names, in camel case), read by one parser so both refuse the same values the same way.
  */
-export interface WrittenImportOptions {
+interface WrittenImportOptions {
   dryRun?: boolean | undefined;
   encoding?: string | undefined;
   /** A workbook's sheet, by name. */
@@ -23,10 +23,10 @@ export interface WrittenImportOptions {
 }
 
 /** Each option's problem, by its name in WrittenImportOptions. */
-export type OptionErrors = Partial<Record<keyof WrittenImportOptions, string>>;
+type OptionErrors = Partial<Record<keyof WrittenImportOptions, string>>;
 
 /** `a, b,,c` → ['a', 'b', 'c']. */
-export function listOf(value: string | undefined): string[] {
+function listOf(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
     .map((item) => item.trim())

@@ -19,7 +19,7 @@ export const importsTag: ApiTag = {
 };
 
 /** A 50,000-user HR export with a dozen columns is about 10 MB. */
-export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
+const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
 /** The file's format, by its Content-Type. */
 const FORMAT_OF_TYPE: Record<string, Format> = {

@@ -27,7 +27,7 @@ export type ImportQuery = Static<typeof ImportQuery>;
 
 const Count = (description: string) => Type.Integer({ description });
 
-export const ImportProblem = Type.Object(
+const ImportProblem = Type.Object(
   {
     row: Type.Union([Type.Integer(), Type.Null()], { description: "The spreadsheet's row (the header is row 1); null for the whole file" }),
     column: Type.Union([Type.String(), Type.Integer(), Type.Null()], {

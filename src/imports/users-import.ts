@@ -29,10 +29,10 @@ import { noProgress, type ProgressOf } from './progress.js';
 const ROWS_PER_BATCH = 500;
 
 /** How many users an import may update and deactivate: a number, or a percentage of the organization's users. */
-export type ChangeLimit = { users: number } | { percent: number };
+type ChangeLimit = { users: number } | { percent: number };
 
 /** The nightly sync's limit unless told otherwise. */
-export const DEFAULT_MAX_CHANGES: ChangeLimit = { percent: 10 };
+const DEFAULT_MAX_CHANGES: ChangeLimit = { percent: 10 };
 
 /** `250` or `10%`; undefined for anything else. */
 export function changeLimitOf(text: string): ChangeLimit | undefined {
@@ -65,7 +65,7 @@ export interface ImportOptions extends Headings {
 }
 
 /** A stored user a dry run would change. */
-export interface PlannedChange {
+interface PlannedChange {
   email: string;
   change: 'updated' | 'deactivated';
 }
@@ -86,7 +86,7 @@ export interface ImportSummary {
 }
 
 /** The summary of what was imported (or would be, in a dry run), or the file's problems: then nothing was written. */
-export type ImportOutcome = { summary: ImportSummary } | { problems: Problem[] };
+type ImportOutcome = { summary: ImportSummary } | { problems: Problem[] };
 
 /** The active users missing from the file that the sync deactivates: all of them, or those an import manages. */
 async function missingUsers(

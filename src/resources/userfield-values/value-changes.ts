@@ -8,7 +8,7 @@ import { userfieldValuesRepository, type UserfieldValueRow } from './userfield-v
 import type { UserfieldValues } from './userfield-values.schemas.js';
 
 /** A user's values and updatedDate, before or after a change of them. */
-export type ValuesState = { values: UserfieldValues; updatedDate: string };
+type ValuesState = { values: UserfieldValues; updatedDate: string };
 
 /** Stored values (in userfield id order, as the repository reads them) as GET /users/{id}/userfieldvalues answers them. */
 export function valuesFrom(rows: readonly Pick<UserfieldValueRow, 'userfield_id' | 'value'>[]): UserfieldValues {

@@ -11,7 +11,7 @@ import {
 } from '../userfields/userfield-types.js';
 
 /** A value in its stored (canonical) form, or why it is refused. */
-export type CheckedValue = { value: unknown } | { error: string };
+type CheckedValue = { value: unknown } | { error: string };
 
 const EMAIL = new RegExp(EMAIL_PATTERN, 'u');
 /** Larger integers are no longer exact in JSON clients (nor in JavaScript), so a stored one could change. */

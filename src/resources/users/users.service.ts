@@ -25,12 +25,12 @@ import {
 import type { CreateUser, UpdateUser, User, UserQuery } from './users.schemas.js';
 
 /** What the SCIM surface sets beside the v5 properties. */
-export interface ProvisionedProperties {
+interface ProvisionedProperties {
   /** The identity provider's id for the user; null clears it. */
   externalId?: string | null;
 }
 /** A password hashed beforehand: an import hashes many at once, in parallel, before its transactions. */
-export interface PrehashedPassword {
+interface PrehashedPassword {
   passwordHash?: string;
 }
 export type UserCreation = CreateUser & ProvisionedProperties & PrehashedPassword;
