@@ -11,8 +11,8 @@ import { ImportInterrupted } from './apply.js';
 import type { Format } from './file-rows.js';
 import type { Problem } from './rows.js';
 import { importOptionsOf } from './import-options.js';
-import type { ImportJob, ImportQuery } from './imports.schemas.js';
-import { importUsers, type ImportSummary } from './users-import.js';
+import type { ImportJob, ImportQuery, ImportSummary } from './imports.schemas.js';
+import { importUsers } from './users-import.js';
 
 /** A refused file may have a problem on every row; the first ones say enough. */
 const MAX_PROBLEMS = 1000;

@@ -39,6 +39,26 @@ const ImportProblem = Type.Object(
   { additionalProperties: false },
 );
 
+/** What an import did (or would do, in a dry run). */
+export const ImportSummary = Type.Object(
+  {
+    rows: Count("The file's users"),
+    created: Count('Users created'),
+    updated: Count('Users changed'),
+    unchanged: Count('Rows equal to what is stored: nothing written for them'),
+    deactivated: Count('Users missing from the file that the sync deactivated'),
+    userfieldValues: Count('Userfield values set or changed'),
+    dryRun: Type.Boolean(),
+    changes: Type.Optional(
+      Type.Array(Type.Object({ email: Type.String(), change: Type.String({ enum: ['updated', 'deactivated'] }) }), {
+        description: 'In a dry run: every stored user that would be updated or deactivated',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ImportSummary = Static<typeof ImportSummary>;
+
 export const ImportJob = Type.Object(
   {
     id: Type.String(),
@@ -51,26 +71,7 @@ export const ImportJob = Type.Object(
     createdDate: Timestamp('When the file was received'),
     finishedDate: Type.Union([Timestamp('When the import finished'), Type.Null()]),
     options: ImportQuery,
-    summary: Type.Union([
-      Type.Object(
-        {
-          rows: Count("The file's users"),
-          created: Count('Users created'),
-          updated: Count('Users changed'),
-          unchanged: Count('Rows equal to what is stored: nothing written for them'),
-          deactivated: Count('Users missing from the file that the sync deactivated'),
-          userfieldValues: Count('Userfield values set or changed'),
-          dryRun: Type.Boolean(),
-          changes: Type.Optional(
-            Type.Array(Type.Object({ email: Type.String(), change: Type.String({ enum: ['updated', 'deactivated'] }) }), {
-              description: 'In a dry run: every stored user that would be updated or deactivated',
-            }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
-      Type.Null(),
-    ]),
+    summary: Type.Union([ImportSummary, Type.Null()]),
     problems: Type.Array(ImportProblem, { description: "The file's problems, row by row (at most 1,000)" }),
   },
   { $id: 'ImportJob', additionalProperties: false },

@@ -8,6 +8,7 @@ import { checkedRows, type ImportRow } from './check.js';
 import type { Headings } from './columns.js';
 import type { Encoding } from './file-text.js';
 import { fileRows, type Format } from './file-rows.js';
+import type { ImportSummary } from './imports.schemas.js';
 import type { Problem } from './rows.js';
 import { importedUsersRepository } from './imported-users.repository.js';
 import { noProgress, type ProgressOf } from './progress.js';
@@ -65,25 +66,7 @@ export interface ImportOptions extends Headings {
 }
 
 /** A stored user a dry run would change. */
-interface PlannedChange {
-  email: string;
-  change: 'updated' | 'deactivated';
-}
-
-export interface ImportSummary {
-  rows: number;
-  created: number;
-  updated: number;
-  /** Rows equal to what is stored: nothing written for them. */
-  unchanged: number;
-  /** Users missing from the file, deactivated by the nightly sync. */
-  deactivated: number;
-  /** Values set or changed (a value equal to the stored one is not counted). */
-  userfieldValues: number;
-  dryRun: boolean;
-  /** In a dry run: every stored user that would be updated or deactivated. */
-  changes?: PlannedChange[];
-}
+type PlannedChange = NonNullable<ImportSummary['changes']>[number];
 
 /** The summary of what was imported (or would be, in a dry run), or the file's problems: then nothing was written. */
 type ImportOutcome = { summary: ImportSummary } | { problems: Problem[] };
