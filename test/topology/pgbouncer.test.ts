@@ -4,7 +4,8 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { newId } from '../../src/lib/ids.js';
 import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
-import { sleep, statusCounts, underLoad } from '../helpers/load.js';
+import { eventually } from '../helpers/eventually.js';
+import { assertOnlySuccessOrUnavailable, createUserUnderLoad, sleep, statusCounts, underLoad } from '../helpers/load.js';
 import { PrivatePostgres } from '../helpers/private-postgres.js';
 import { ServerProcess, type Reply } from '../helpers/server-process.js';
 import { PgBouncer, topologySkip } from '../helpers/topology.js';
@@ -13,6 +14,11 @@ import { SCIM_USER } from '../helpers/tenants.js';
 const POOLED = { DATABASE_POOL_MODE: 'transaction', DATABASE_POOL_SIZE: '8' };
 const CLIENTS = 16;
 const MEASURE_MS = 3000;
+/** Short bounds, so that a frozen database shows within seconds (as in test/faults/postgres.test.ts). */
+const LIMITS = { DATABASE_CONNECT_TIMEOUT: '1s', DATABASE_STATEMENT_TIMEOUT: '2s' };
+/** The longest a request may take while the database does not answer: the statement timeout and its grace, plus margin. */
+const BOUNDED_WAIT_MS = 4500;
+const FROZEN_MS = 8000;
 
 function assertStatus(reply: Reply, status: number): void {
   assert.equal(reply.status, status, reply.body);
@@ -122,6 +128,47 @@ describe('PgBouncer in transaction mode between the servers and PostgreSQL', { s
     t.diagnostic(
       `GET /users/{id}, ${CLIENTS} clients: direct ${Math.round(unpooled)}/s; through PgBouncer ${Math.round(pooled)}/s ` +
         `(${(pooled / unpooled).toFixed(2)}x, every request looks its token up), with DATABASE_LISTEN_URL ${Math.round(pooledListening)}/s (${(pooledListening / unpooled).toFixed(2)}x)`,
+    );
+  });
+
+  it('bounds every request through the pooler while PostgreSQL is frozen, and serves again after', async (t) => {
+    // No startup parameter reaches PostgreSQL through the pooler, so its statement_timeout is not set: the
+    // client-side bound (the statement timeout plus a second, then the connection discarded) must hold alone.
+    const bounded = await ServerProcess.start({ DATABASE_URL: bouncer.url('training'), ...POOLED, ...LIMITS });
+    servers.push(bounded);
+    const acknowledged = new Set<string>();
+    const outcomes = await underLoad(
+      8,
+      (worker, step) => createUserUnderLoad(bounded, token, worker, step, acknowledged),
+      async (served) => {
+        await eventually(() => served() >= 20, { what: '20 answers before the freeze' });
+        postgres.freeze();
+        try {
+          await sleep(FROZEN_MS);
+        } finally {
+          postgres.thaw();
+        }
+      },
+    );
+    assertOnlySuccessOrUnavailable(outcomes);
+    const longest = Math.max(...outcomes.map((outcome) => outcome.ms));
+    assert.ok(longest < BOUNDED_WAIT_MS, `the longest request took ${Math.round(longest)} ms`);
+    assert.ok(
+      outcomes.some((outcome) => outcome.status === 503),
+      'requests during the freeze are refused with 503',
+    );
+    const thawed = performance.now();
+    await eventually(async () => (await bounded.request('GET', 'users?limit=1', { token })).status === 200, { what: 'serving after the thaw' });
+    assert.ok(acknowledged.size > 0, 'creates were acknowledged');
+    const stored = await direct.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', [...acknowledged])
+      .execute();
+    assert.equal(stored.length, acknowledged.size, 'every acknowledged create is stored');
+    t.diagnostic(
+      `frozen ${FROZEN_MS / 1000} s behind PgBouncer: ${outcomes.length} requests, ${JSON.stringify(statusCounts(outcomes))}; ` +
+        `longest ${Math.round(longest)} ms; serving ${Math.round(performance.now() - thawed)} ms after the thaw; ${acknowledged.size} acknowledged creates, 0 lost`,
     );
   });
 });
