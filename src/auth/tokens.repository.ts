@@ -5,7 +5,24 @@ import { noteTokensRevoked } from '../db/token-revocations.js';
 
 export type AccessTokenRow = AccessTokensTable;
 
-const findTokenByHash = compiledOnce(1, (db, tokenHash) => db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash));
+/**
+ * The columns by name, not `*`: the statement is prepared once per connection (named statements), and a
+ * column a migration adds would make PostgreSQL refuse the prepared `*` of instances still running.
+ */
+const TOKEN_COLUMNS = [
+  'org_id',
+  'id',
+  'name',
+  'token_hash',
+  'scopes',
+  'created_date',
+  'last_used_date',
+  'expires_date',
+  'revoked_date',
+  'client_id',
+] as const satisfies readonly (keyof AccessTokensTable)[];
+
+const findTokenByHash = compiledOnce(1, (db, tokenHash) => db.selectFrom('access_tokens').select(TOKEN_COLUMNS).where('token_hash', '=', tokenHash));
 
 export function tokensRepository(db: Kysely<Database>) {
   return {

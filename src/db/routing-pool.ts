@@ -76,6 +76,9 @@ class ReplicaClient implements PostgresPoolClient {
       const broken = isBrokenConnection(error);
       if (!broken && (error as { code?: string }).code !== READ_ONLY_TRANSACTION) throw error;
       if (broken) this.replicas.markDown(this.replica);
+      // A write refused by the replica aborts the transaction open there: end it before the connection goes
+      // back to the pool, or the next request given it would have every statement refused.
+      else await this.#client.query('rollback', []).catch(() => undefined);
       this.#client.release();
       this.#client = await this.primary.connect();
       this.#onReplica = false;

@@ -36,7 +36,10 @@ export function recordEvent<T extends EventType>(
   events.push(event);
   // A nested unit of work that fails rolls its change back: its event goes with it.
   const recorded = events;
-  onRollback(trx, () => recorded.splice(recorded.indexOf(event), 1));
+  onRollback(trx, () => {
+    const index = recorded.indexOf(event);
+    if (index >= 0) recorded.splice(index, 1);
+  });
   return event;
 }
 

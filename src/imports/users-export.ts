@@ -22,7 +22,9 @@ async function* exportedRecords(db: Kysely<Database>, caller: Caller, columns: r
       caller.orgId,
       page.map((user) => user.id),
     )) {
-      values.set(row.user_id, [...(values.get(row.user_id) ?? []), row]);
+      const held = values.get(row.user_id);
+      if (held) held.push(row);
+      else values.set(row.user_id, [row]);
     }
     for (const user of page) {
       const record: Record<string, unknown> = {};

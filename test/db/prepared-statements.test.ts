@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type DatabaseOptions } from '../../src/db/database.js';
+import { tokensRepository } from '../../src/auth/tokens.repository.js';
 import { usersRepository } from '../../src/resources/users/users.repository.js';
 import { createTestDatabase, engineSkip, type TestDatabase } from '../helpers/database.js';
 
@@ -44,6 +45,23 @@ describe('named (prepared) statements on PostgreSQL', { skip: engineSkip('postgr
     assert.equal(prepared.length, 1, JSON.stringify(prepared));
     assert.match(prepared[0]!.name, /^training_api_\d+$/);
     assert.match(prepared[0]!.statement, /from "users" where "org_id" = \$1 and "id" = \$2/);
+  });
+
+  it('keeps answering the token lookup when a migration adds a column while instances run (a rolling deploy)', async () => {
+    await database.db
+      .insertInto('access_tokens')
+      .values({ org_id: 'o', id: 't', name: 'deploy', token_hash: 'hash-of-t', scopes: 'read', created_date: '2026-01-01T00:00:00Z' })
+      .execute();
+    const handle = openDatabase(process.env.TEST_POSTGRES_URL!, { schema: database.schema, poolSize: 1 });
+    try {
+      assert.equal((await tokensRepository(handle.db).findByHash('hash-of-t'))?.id, 't');
+      // A `select *` prepared before this would be refused after it: "cached plan must not change result type".
+      await sql`alter table access_tokens add column added_later text`.execute(database.db);
+      assert.equal((await tokensRepository(handle.db).findByHash('hash-of-t'))?.id, 't');
+    } finally {
+      await handle.close();
+      await sql`alter table access_tokens drop column added_later`.execute(database.db);
+    }
   });
 
   it('names nothing when told not to, or behind a pooler in transaction mode', async () => {

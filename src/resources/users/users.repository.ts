@@ -286,7 +286,9 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
       for (const { id, patch } of changes) {
         const columns = patchWithKeys(patch) as Record<string, unknown>;
         const shape = Object.keys(columns).sort().join();
-        groups.set(shape, [...(groups.get(shape) ?? []), { id, columns }]);
+        const group = groups.get(shape);
+        if (group) group.push({ id, columns });
+        else groups.set(shape, [{ id, columns }]);
       }
       const postgres = isPostgres(db);
       for (const [shape, group] of groups) {

@@ -2,7 +2,7 @@
 -- Written by `npm run snapshots` (test/snapshots/contract-snapshots.ts); test/snapshots/snapshots.test.ts fails when it drifts.
 
 -- POST /api/v5/users → 201
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 begin;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
@@ -12,21 +12,21 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and (' ' || lower("tags") || ' ') like $2 escape '!' and ("created_date" >= $3 and 1 = 1) order by "created_date", "id" limit 3 offset $4;
 
 -- GET /api/v5/users?email=ADA@example.com → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "email_key" = $2 order by "created_date", "id" limit 16 offset $3;
 
 -- GET /api/v5/users?limit=50 → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
@@ -37,11 +37,11 @@ select format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s
     case when "last_login_date" <> '' then ',"lastLoginDate":' || to_json("last_login_date")::text end) as "user_json" from "users" where "org_id" = $1 order by "created_date", "id" limit 51 offset $2;
 
 -- GET /api/v5/users/{user} → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 
 -- PUT /api/v5/users/{user} → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "last_name" = $1, "tags" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
@@ -51,7 +51,7 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- POST /api/v5/userfieldcategories → 201
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select * from "userfield_categories" where "org_id" = $1 and "name_key" = $2;
@@ -63,14 +63,14 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- GET /api/v5/userfieldcategories → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select * from "userfield_categories" where "org_id" = $1 order by case "type" when 'public' then 0 when 'private' then 1 else 2 end, "order_index", "id" limit 16 offset $2;
 
 -- POST /api/v5/userfields → 201
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select * from "userfield_categories" where "org_id" = $1 and "id" = $2;
@@ -83,14 +83,14 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- GET /api/v5/userfields?categoryType=public → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "c"."type" = $2 order by case "c"."type" when 'public' then 0 when 'private' then 1 else 2 end, "c"."order_index", "f"."order_index", "f"."id" limit 16 offset $3;
 
 -- PUT /api/v5/userfields/{field} → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
@@ -102,7 +102,7 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- PUT /api/v5/users/{user}/userfieldvalues → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id", "updated_date" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
 select * from "userfields" where "org_id" = $1 and "id" in ($2) for share;
@@ -114,12 +114,12 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- GET /api/v5/users/{user}/userfieldvalues → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 
 -- POST /api/v5/offeringcategories → 201
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "id" from "offering_categories" where "org_id" = $1 and "name_key" = $2;
@@ -131,7 +131,7 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- POST /api/v5/offerings → 201
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "id" from "offering_categories" where "org_id" = $1 and "id" in ($2);
@@ -147,7 +147,7 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- GET /api/v5/offerings?userId={user} → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
@@ -156,7 +156,7 @@ select "offerings".* from "offerings" where "offerings"."org_id" = $1 and exists
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = $1 and "offering_id" in ($2) order by "offering_id", "position";
 
 -- POST /api/v5/registrations → 201
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "title", (("offerings"."registration_begin_date" is null or "offerings"."registration_begin_date" <= $1) and ("offerings"."registration_end_date" is null or "offerings"."registration_end_date" >= $2)) as "open" from "offerings" where "org_id" = $3 and "id" = $4 for update;
 select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
@@ -167,7 +167,7 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- GET /api/v5/registrations?status=active&userId={user} → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
@@ -175,7 +175,7 @@ select "id", "first_name", "last_name", "username", "email", "locale", "tags", "
 select * from "registrations" where "org_id" = $1 and "status" = $2 and "user_id" = $3 order by "created_date", "id" limit 16 offset $4;
 
 -- PUT /api/v5/registrations/{registration} → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select * from "registrations" where "org_id" = $1 and "id" = $2 for update;
 select * from "offerings" where "org_id" = $1 and "id" = $2;
@@ -186,14 +186,14 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- GET /api/v5/agreements → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
 select * from "agreements" where "org_id" = $1 order by "type" desc limit 16 offset $2;
 
 -- PUT /api/v5/users/{user}/agreements/standard → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = $1 where "agreements"."org_id" = $2 and "agreements"."type" = $3 order by "agreements"."type" desc;
@@ -205,12 +205,12 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- GET /api/v5/users/{user}/agreements → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = $1 where "agreements"."org_id" = $2 order by "agreements"."type" desc limit 16 offset $3;
 
 -- PUT /api/v5/scimattributes → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
@@ -219,7 +219,7 @@ insert into "scim_attribute_mappings" ("org_id", "attribute", "attribute_key", "
 commit;
 
 -- POST /scim/v2/Users → 201
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
@@ -234,7 +234,7 @@ select "user_id", "userfield_id", "value" from "userfield_values" where "org_id"
 select "user_id", "emails" from "scim_user_emails" where "org_id" = $1 and "user_id" in ($2);
 
 -- GET /scim/v2/Users?filter=userName%20eq%20%22grace%40example.com%22 → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
 select count(*) as "total" from "users" where "users"."org_id" = $1 and ("users"."username_key" = $2 or ("users"."username_key" is null and "users"."email_key" = $3));
@@ -243,13 +243,13 @@ select "user_id", "userfield_id", "value" from "userfield_values" where "org_id"
 select "user_id", "emails" from "scim_user_emails" where "org_id" = $1 and "user_id" in ($2);
 
 -- POST /api/v5/webhooks → 201
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "secret", "created_date", "updated_date", "failing_since", "disabled_date", "disabled_reason") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
 commit;
 
 -- PUT /api/v5/users/{user} → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "first_name" = $1, "updated_date" = $2 where "org_id" = $3 and "id" = $4;
@@ -262,14 +262,14 @@ update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id"
 commit;
 
 -- PUT /api/v5/webhooks/{webhook} → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select * from "webhooks" where "org_id" = $1 and "id" = $2;
 begin;
 update "webhooks" set "disabled_date" = $1, "disabled_reason" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
 commit;
 
 -- PUT /api/v5/webhooks/{webhook} → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select * from "webhooks" where "org_id" = $1 and "id" = $2;
 begin;
 update "webhooks" set "disabled_date" = $1, "disabled_reason" = $2, "failing_since" = $3, "updated_date" = $4 where "org_id" = $5 and "id" = $6;
@@ -278,7 +278,7 @@ select count(*) as "count" from "events" as "e" where "e"."org_id" = $1 and "e".
 commit;
 
 -- POST /api/v5/webhooks/{webhook}/recover → 202
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select * from "webhooks" where "org_id" = $1 and "id" = $2;
 begin;
 select "id" from "webhooks" where "org_id" = $1 and "id" = $2 for update;
@@ -289,7 +289,7 @@ update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id"
 commit;
 
 -- GET /api/v5/events?limit=5 → 200
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select "seq" from "events" where "org_id" = $1 and "position" is null limit $2;
 begin;
 insert into event_feeds (org_id, last_position) values ($1, 0)
@@ -308,7 +308,7 @@ commit;
 select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = $1 and "position" > $2 order by "position" limit $3;
 
 -- DELETE /api/v5/userfields/{field} → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
@@ -326,7 +326,7 @@ select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_dat
 commit;
 
 -- DELETE /api/v5/offerings/{offering} → 400
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id" from "organizations" where "id" = $1 for no key update;
 select * from "offerings" where "org_id" = $1 and "id" = $2 for update;
@@ -334,7 +334,7 @@ select "status" from "registrations" where "org_id" = $1 and "offering_id" = $2 
 rollback;
 
 -- DELETE /api/v5/users/{user} → 204
-select * from "access_tokens" where "token_hash" = $1;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 delete from "users" where "org_id" = $1 and "id" = $2;

@@ -3,7 +3,7 @@
 -- A write transaction does not show: it is a savepoint of one that commits a whole event-loop turn (src/db/sqlite-dialect.ts).
 
 -- POST /api/v5/users → 201
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
@@ -11,17 +11,17 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and (' ' || lower("tags") || ' ') like ? escape '!' and ("created_date" >= ? and 1 = 1) order by "created_date", "id" limit 3 offset ?;
 
 -- GET /api/v5/users?email=ADA@example.com → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "email_key" = ? order by "created_date", "id" limit 16 offset ?;
 
 -- GET /api/v5/users?limit=50 → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s%s%s%s%s%s%s}',
     json_quote("id"), json_quote("email"), json_quote("created_date"), case when active then 'true' else 'false' end, json_quote("updated_date"),
@@ -30,11 +30,11 @@ select format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s
     case when "last_login_date" <> '' then ',"lastLoginDate":' || json_quote("last_login_date") end) as "user_json" from "users" where "org_id" = ? order by "created_date", "id" limit 51 offset ?;
 
 -- GET /api/v5/users/{user} → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 
 -- PUT /api/v5/users/{user} → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 update "users" set "last_name" = ?, "tags" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
@@ -42,7 +42,7 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- POST /api/v5/userfieldcategories → 201
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "userfield_categories" where "org_id" = ? and "name_key" = ?;
 select count(*) as "count" from "userfield_categories" where "org_id" = ? and "type" = ?;
 select "id", "order_index", "updated_date" from "userfield_categories" where ("org_id" = ? and "order_index" >= ? and "type" = ?) order by "order_index";
@@ -51,12 +51,12 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/userfieldcategories → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select * from "userfield_categories" where "org_id" = ? order by case "type" when 'public' then 0 when 'private' then 1 else 2 end, "order_index", "id" limit 16 offset ?;
 
 -- POST /api/v5/userfields → 201
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "userfield_categories" where "org_id" = ? and "id" = ?;
 select count(*) as "count" from "userfields" where "org_id" = ? and "category_id" = ?;
 select "id", "order_index", "updated_date" from "userfields" where ("org_id" = ? and "order_index" >= ? and "category_id" = ?) order by "order_index";
@@ -66,12 +66,12 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/userfields?categoryType=public → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "c"."type" = ? order by case "c"."type" when 'public' then 0 when 'private' then 1 else 2 end, "c"."order_index", "f"."order_index", "f"."id" limit 16 offset ?;
 
 -- PUT /api/v5/userfields/{field} → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "f"."id" = ?;
 update "userfields" set "required" = ?, "prompt_missing_values" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
 select count(*) as "count" from "userfields" where "org_id" = ? and "category_id" = ?;
@@ -80,7 +80,7 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- PUT /api/v5/users/{user}/userfieldvalues → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "updated_date" from "users" where "org_id" = ? and "id" in (?) order by "id";
 select * from "userfields" where "org_id" = ? and "id" in (?);
 select "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" = ? order by "userfield_id";
@@ -90,12 +90,12 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/users/{user}/userfieldvalues → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" = ? order by "userfield_id";
 
 -- POST /api/v5/offeringcategories → 201
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id" from "offering_categories" where "org_id" = ? and "name_key" = ?;
 select count(*) as "count" from "offering_categories" where "org_id" = ?;
 select "id", "order_index", "updated_date" from "offering_categories" where ("org_id" = ? and "order_index" >= ?) order by "order_index";
@@ -104,7 +104,7 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- POST /api/v5/offerings → 201
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id" from "offering_categories" where "org_id" = ? and "id" in (?);
 select count(*) as "count" from "offerings" where "org_id" = ?;
 select "id", "order_index", "updated_date" from "offerings" where ("org_id" = ? and "order_index" >= ?) order by "order_index";
@@ -117,14 +117,14 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/offerings?userId={user} → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select "offerings".* from "offerings" where "offerings"."org_id" = ? and exists (select "users"."id" from "users" where "users"."org_id" = ? and "users"."id" = ? and "users"."active" = ?) and (("offerings"."registration_begin_date" is null or "offerings"."registration_begin_date" <= ?) and ("offerings"."registration_end_date" is null or "offerings"."registration_end_date" >= ?)) and not exists (select "registrations"."id" from "registrations" where "registrations"."org_id" = ? and "registrations"."user_id" = ? and "registrations"."offering_id" = "offerings"."id" and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = ?))) order by "offerings"."order_index", "offerings"."id" limit 16 offset ?;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = ? and "offering_id" in (?) order by "offering_id", "position";
 
 -- POST /api/v5/registrations → 201
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "title", (("offerings"."registration_begin_date" is null or "offerings"."registration_begin_date" <= ?) and ("offerings"."registration_end_date" is null or "offerings"."registration_end_date" >= ?)) as "open" from "offerings" where "org_id" = ? and "id" = ?;
 select "active" from "users" where "org_id" = ? and "id" = ?;
 select "registrations"."status" from "registrations" inner join "offerings" on "offerings"."org_id" = "registrations"."org_id" and "offerings"."id" = "registrations"."offering_id" where "registrations"."org_id" = ? and "registrations"."user_id" = ? and "registrations"."offering_id" = ? and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = ?)) order by "registrations"."status";
@@ -133,13 +133,13 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/registrations?status=active&userId={user} → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select * from "registrations" where "org_id" = ? and "status" = ? and "user_id" = ? order by "created_date", "id" limit 16 offset ?;
 
 -- PUT /api/v5/registrations/{registration} → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "registrations" where "org_id" = ? and "id" = ?;
 select * from "offerings" where "org_id" = ? and "id" = ?;
 update "registrations" set "status" = ?, "grade" = ?, "end_date" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
@@ -148,12 +148,12 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/agreements → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select * from "agreements" where "org_id" = ? order by "type" desc limit 16 offset ?;
 
 -- PUT /api/v5/users/{user}/agreements/standard → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "active" from "users" where "org_id" = ? and "id" = ?;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = ? where "agreements"."org_id" = ? and "agreements"."type" = ? order by "agreements"."type" desc;
 insert into "user_agreements" ("org_id", "user_id", "type", "title", "text", "agreed_date") values (?, ?, ?, ?, ?, ?) on conflict ("org_id", "user_id", "type") do update set "title" = ?, "text" = ?, "agreed_date" = ?;
@@ -163,18 +163,18 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- GET /api/v5/users/{user}/agreements → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = ? where "agreements"."org_id" = ? order by "agreements"."type" desc limit 16 offset ?;
 
 -- PUT /api/v5/scimattributes → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "scim_attribute_mappings" where "org_id" = ? order by "attribute_key";
 select * from "userfields" where "org_id" = ? and "id" in (?);
 insert into "scim_attribute_mappings" ("org_id", "attribute", "attribute_key", "userfield_id", "created_date") values (?, ?, ?, ?, ?) on conflict ("org_id", "attribute_key") do update set "attribute" = "excluded"."attribute", "userfield_id" = "excluded"."userfield_id";
 
 -- POST /scim/v2/Users → 201
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 select * from "scim_attribute_mappings" where "org_id" = ? order by "attribute_key";
 select * from "userfields" where "org_id" = ? and "id" in (?);
@@ -187,7 +187,7 @@ select "user_id", "userfield_id", "value" from "userfield_values" where "org_id"
 select "user_id", "emails" from "scim_user_emails" where "org_id" = ? and "user_id" in (?);
 
 -- GET /scim/v2/Users?filter=userName%20eq%20%22grace%40example.com%22 → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "scim_attribute_mappings" where "org_id" = ? order by "attribute_key";
 select * from "userfields" where "org_id" = ? and "id" in (?);
 select count(*) as "total" from "users" where "users"."org_id" = ? and ("users"."username_key" = ? or ("users"."username_key" is null and "users"."email_key" = ?));
@@ -196,11 +196,11 @@ select "user_id", "userfield_id", "value" from "userfield_values" where "org_id"
 select "user_id", "emails" from "scim_user_emails" where "org_id" = ? and "user_id" in (?);
 
 -- POST /api/v5/webhooks → 201
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "secret", "created_date", "updated_date", "failing_since", "disabled_date", "disabled_reason") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- PUT /api/v5/users/{user} → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 update "users" set "first_name" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
@@ -211,19 +211,19 @@ insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "eve
 update "webhook_deliveries" as "d" set "next_attempt_at" = ? where "d"."org_id" = ? and "d"."id" in (?) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = ? and "earlier"."seq" < "d"."seq");
 
 -- PUT /api/v5/webhooks/{webhook} → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "webhooks" where "org_id" = ? and "id" = ?;
 update "webhooks" set "disabled_date" = ?, "disabled_reason" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
 
 -- PUT /api/v5/webhooks/{webhook} → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "webhooks" where "org_id" = ? and "id" = ?;
 update "webhooks" set "disabled_date" = ?, "disabled_reason" = ?, "failing_since" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
 select * from "webhooks" where "org_id" = ? and "id" = ?;
 select count(*) as "count" from "events" as "e" where "e"."org_id" = ? and "e"."created_date" >= ? and "e"."type" in (?) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = ? and "d"."webhook_id" = ? and "d"."event_id" = "e"."id" and "d"."status" in (?, ?));
 
 -- POST /api/v5/webhooks/{webhook}/recover → 202
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "webhooks" where "org_id" = ? and "id" = ?;
 select "id" from "webhooks" where "org_id" = ? and "id" = ?;
 select "e"."seq", "e"."id", "e"."type", "e"."created_date", "e"."data", "e"."previous_attributes" from "events" as "e" where "e"."org_id" = ? and "e"."created_date" >= ? and "e"."type" in (?) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = ? and "d"."webhook_id" = ? and "d"."event_id" = "e"."id" and "d"."status" in (?, ?)) and "e"."seq" > ? order by "e"."seq" limit ?;
@@ -232,11 +232,11 @@ insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "eve
 update "webhook_deliveries" as "d" set "next_attempt_at" = ? where "d"."org_id" = ? and "d"."id" in (?) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = ? and "earlier"."seq" < "d"."seq");
 
 -- GET /api/v5/events?limit=5 → 200
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = ? and "seq" > ? order by "seq" limit ?;
 
 -- DELETE /api/v5/userfields/{field} → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "f"."id" = ?;
 select "user_id", "value" from "userfield_values" where "org_id" = ? and "userfield_id" = ?;
 select "id", "updated_date" from "users" where "org_id" = ? and "id" in (?) order by "id";
@@ -251,12 +251,12 @@ insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
 -- DELETE /api/v5/offerings/{offering} → 400
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select * from "offerings" where "org_id" = ? and "id" = ?;
 select "status" from "registrations" where "org_id" = ? and "offering_id" = ?;
 
 -- DELETE /api/v5/users/{user} → 204
-select * from "access_tokens" where "token_hash" = ?;
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 delete from "users" where "org_id" = ? and "id" = ?;
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
