@@ -162,7 +162,9 @@ export async function importUsers(db: Kysely<Database>, caller: Caller, bytes: U
 
   const writing = progress(rows.length + missing.length, 'imported');
   try {
-    const alreadyManaged = new Set(managed.keys());
+    // Users the sync holds deactivated are written again when back in the file, even unchanged (reactivated
+    // through the API meanwhile), so that their record says they are not deactivated any more.
+    const alreadyManaged = new Set([...managed].filter(([, user]) => !user.deactivated).map(([id]) => id));
     for (let start = 0; start < writes.length; start += ROWS_PER_BATCH) {
       const batch = writes.slice(start, start + ROWS_PER_BATCH);
       if (batch.some((write) => !write.unchanged || !alreadyManaged.has(write.row.existingId!)))

@@ -96,6 +96,23 @@ forEachEngine('nightly HR sync', (h) => {
     ]);
   });
 
+  it('leaves alone a user the API deactivated after the API had reactivated one the sync deactivated', async () => {
+    const idOf = async (email: string) => (await h.get('users', { query: { email } })).json().results[0].id as string;
+    const setActive = async (email: string, value: boolean) =>
+      assert.equal((await h.put(`users/${await idOf(email)}`, { active: value })).statusCode, 204);
+    assert.equal((await sync(file('two-left.csv', staff(28)), '--deactivate-missing', '--only-imported')).code, 0);
+    await setActive('person29@example.com', true);
+    // Back in the file and active already: the row is unchanged, and the sync no longer holds the user deactivated.
+    assert.match((await sync(file('all.csv', staff(30)))).out, /: 0 created, 1 updated, 29 unchanged/);
+    await setActive('person29@example.com', false);
+    const run = await sync(file('all.csv', staff(30)));
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.out, /: 0 created, 0 updated, 30 unchanged/);
+    assert.equal(await active('person29@example.com'), false, 'the API deactivated it, and the file does not say otherwise');
+    await setActive('person29@example.com', true);
+    await newEvents();
+  });
+
   it('without --only-imported deactivates every active user missing from the file, the API-created too', async () => {
     const run = await sync(file('all.csv', staff(30)), '--deactivate-missing', '--json');
     assert.equal(run.code, 0, run.err);
