@@ -37,6 +37,16 @@ function ifMatchHolds(header: string, current: string | undefined): boolean {
   return list === '*' || list.some((tag) => !tag.weak && tag.opaque === current);
 }
 
+/**
+ * Whether an If-Match header names `current` compared weakly (`*`, or a listed tag of the same opaque
+ * value, weak or not): SCIM's rule for its versions, which are weak (RFC 7644 §3.14).
+ */
+export function ifMatchNamesWeakly(header: string, current: string): boolean {
+  const list = parseList(header);
+  const opaque = current.replace(/^W\//, '');
+  return list === '*' || list.some((tag) => tag.opaque === opaque);
+}
+
 /** If-None-Match compares weakly: it holds when no listed tag names the current representation. */
 function ifNoneMatchHolds(header: string, current: string | undefined): boolean {
   const list = parseList(header);
@@ -44,7 +54,8 @@ function ifNoneMatchHolds(header: string, current: string | undefined): boolean 
   return list !== '*' && !list.some((tag) => tag.opaque === current);
 }
 
-function header(request: FastifyRequest, name: 'if-match' | 'if-none-match'): string | undefined {
+/** A precondition header of the request, its repeated lines joined as one list. */
+export function preconditionHeader(request: FastifyRequest, name: 'if-match' | 'if-none-match'): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(',') : value;
 }
@@ -56,7 +67,7 @@ function header(request: FastifyRequest, name: 'if-match' | 'if-none-match'): st
 export function sendItem<T>(request: FastifyRequest, reply: FastifyReply, item: T): FastifyReply | T {
   const tag = entityTagOf(item);
   reply.header('ETag', tag);
-  const ifNoneMatch = header(request, 'if-none-match');
+  const ifNoneMatch = preconditionHeader(request, 'if-none-match');
   if (ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, tag)) return reply.code(304).send();
   return item;
 }
@@ -94,8 +105,8 @@ async function currentTagOf(read: () => Promise<unknown>): Promise<string | unde
  * As RFC 9110 §13.2.1 asks, the preconditions of a write that would answer 404 anyway are ignored.
  */
 export async function writeIfUnchanged<S>(request: FastifyRequest, conditional: ConditionalWrite<S>): Promise<void> {
-  const ifMatch = header(request, 'if-match');
-  const ifNoneMatch = header(request, 'if-none-match');
+  const ifMatch = preconditionHeader(request, 'if-match');
+  const ifNoneMatch = preconditionHeader(request, 'if-none-match');
   if (ifMatch === undefined && ifNoneMatch === undefined) return conditional.write(conditional.service);
   await conditional.transaction(async (service, trx) => {
     await conditional.lock(trx);

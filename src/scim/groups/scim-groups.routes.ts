@@ -1,9 +1,10 @@
+import { preconditionHeader } from '../../http/conditional-requests.js';
 import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection } from '../documents.js';
 import { listQueryOf, queryText, searchQueryOf } from '../list.js';
 import { scimBase } from '../base-url.js';
-import { ifMatchOf, withVersion } from '../versions.js';
+import { withVersion } from '../versions.js';
 import { GROUP_RESOURCE } from './scim-groups.service.js';
 import type { ScimGroupsService } from './scim-groups.service.js';
 
@@ -33,17 +34,19 @@ export const scimGroupsRoutes: ResourceRoutes<ScimGroupsService> = async (app, {
 
   app.put<ById>('/Groups/:id', async (request, reply) => {
     const show = projection(GROUP_RESOURCE, ...attributes(request));
-    return show(withVersion(reply, await service.replace(context(request), request.params.id, request.body, ifMatchOf(request))));
+    return show(
+      withVersion(reply, await service.replace(context(request), request.params.id, request.body, preconditionHeader(request, 'if-match'))),
+    );
   });
 
   app.patch<ById>('/Groups/:id', async (request, reply) => {
-    const version = await service.patch(context(request), request.params.id, request.body, ifMatchOf(request));
+    const version = await service.patch(context(request), request.params.id, request.body, preconditionHeader(request, 'if-match'));
     if (version !== undefined) reply.header('ETag', version);
     return reply.code(204).send();
   });
 
   app.delete<ById>('/Groups/:id', async (request, reply) => {
-    await service.delete(context(request), request.params.id, ifMatchOf(request));
+    await service.delete(context(request), request.params.id, preconditionHeader(request, 'if-match'));
     return reply.code(204).send();
   });
 };

@@ -1,9 +1,10 @@
+import { preconditionHeader } from '../../http/conditional-requests.js';
 import type { FastifyRequest } from 'fastify';
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { projection, type ScimDocument } from '../documents.js';
 import { listQueryOf, queryText, searchQueryOf } from '../list.js';
 import { scimBase } from '../base-url.js';
-import { ifMatchOf, withVersion } from '../versions.js';
+import { withVersion } from '../versions.js';
 import type { ScimUsersContext, ScimUsersService } from './scim-users.service.js';
 
 type ById = { Params: { id: string } };
@@ -39,17 +40,17 @@ export const scimUsersRoutes: ResourceRoutes<ScimUsersService> = async (app, { s
   app.put<ById>('/Users/:id', async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
-    return show(withVersion(reply, await service.replace(ctx, request.params.id, request.body, ifMatchOf(request))));
+    return show(withVersion(reply, await service.replace(ctx, request.params.id, request.body, preconditionHeader(request, 'if-match'))));
   });
 
   app.patch<ById>('/Users/:id', async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
-    return show(withVersion(reply, await service.patch(ctx, request.params.id, request.body, ifMatchOf(request))));
+    return show(withVersion(reply, await service.patch(ctx, request.params.id, request.body, preconditionHeader(request, 'if-match'))));
   });
 
   app.delete<ById>('/Users/:id', async (request, reply) => {
-    await service.delete(await context(request), request.params.id, ifMatchOf(request));
+    await service.delete(await context(request), request.params.id, preconditionHeader(request, 'if-match'));
     return reply.code(204).send();
   });
 };
