@@ -2,8 +2,8 @@ import { setImmediate as turn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { lookupKey } from '../db/keys.js';
 import type { Database } from '../db/schema.js';
-import { Conflict, DomainError, IN_USE_MESSAGE, Invalid } from '../lib/domain-errors.js';
-import { ApiError } from '../lib/errors.js';
+import { DomainError, IN_USE_MESSAGE } from '../lib/domain-errors.js';
+import { ApiError, v5Refusal } from '../lib/errors.js';
 import type { PasswordPolicy } from '../lib/password-policy.js';
 import { bodyValidator } from '../plugins/validation.js';
 import { checkValue } from '../resources/userfield-values/value-checks.js';
@@ -33,9 +33,8 @@ interface CheckOptions extends Headings {
 
 /** A refusal of the request validator (ApiError) or of a service, as field errors of the row. */
 export function fieldErrorsOf(error: unknown): Record<string, string> {
-  if (error instanceof Invalid || error instanceof Conflict) return error.fieldErrors;
-  if (error instanceof DomainError) return { '': error.message };
-  if (error instanceof ApiError) return error.body.fieldErrors ?? { '': error.message };
+  const refusal = error instanceof DomainError ? v5Refusal(error) : error;
+  if (refusal instanceof ApiError) return refusal.body.fieldErrors ?? { '': refusal.message };
   throw error;
 }
 
