@@ -132,6 +132,9 @@ export class PrivatePostgres {
 
   async query(text: string, database = 'postgres'): Promise<pg.QueryResult> {
     const client = new pg.Client({ connectionString: this.url(database), connectionTimeoutMillis: 5000 });
+    // A server restarting under the test (its backends reset) must reject this query, not crash the test
+    // process: without a listener, the client's 'error' event is an uncaught exception.
+    client.on('error', () => {});
     await client.connect();
     try {
       return await client.query(text);
@@ -213,18 +216,43 @@ export class PrivatePostgres {
       .map(Number);
   }
 
+  /** Stops a standby's WAL receiver (SIGSTOP): the standby falls behind as over a stalled network. */
+  stallWalReceiver(): void {
+    for (const pid of this.#childrenNamed('walreceiver')) signalProcess(pid, 'SIGSTOP');
+  }
+
   /**
-   * Signals a standby's WAL receiver: SIGSTOP, and the standby falls behind as over a stalled network;
-   * SIGKILL, and what it had received but not written is gone with it (the server restarts its processes).
+   * SIGKILLs a standby's WAL receiver: what it had received but not written is gone with it, and the
+   * postmaster restarts every process. Resolves once the standby answers again from a new startup
+   * process: a promotion asked before that would be lost with the old one.
    */
-  signalWalReceiver(signal: 'SIGSTOP' | 'SIGKILL'): void {
-    for (const pid of this.#children()) {
-      try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('walreceiver')) signalProcess(pid, signal);
-      } catch {
-        // ended meanwhile
-      }
+  async killWalReceiver(): Promise<void> {
+    const [startup] = this.#childrenNamed('startup');
+    for (const pid of this.#childrenNamed('walreceiver')) signalProcess(pid, 'SIGKILL');
+    const deadline = performance.now() + 30_000;
+    for (;;) {
+      const restarted = this.#childrenNamed('startup').some((pid) => pid !== startup);
+      if (
+        restarted &&
+        (await this.query('select 1').then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+      if (performance.now() > deadline) throw new Error('the standby did not come back after its processes restarted');
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  #childrenNamed(name: string): number[] {
+    return this.#children().filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(name);
+      } catch {
+        return false; // ended meanwhile
+      }
+    });
   }
 }
 
