@@ -10,7 +10,7 @@ import { userfieldValuesService } from '../resources/userfield-values/userfield-
 import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../resources/users/users.repository.js';
 import type { CreateUser } from '../resources/users/users.schemas.js';
 import { usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
-import { RefusedItem } from '../lib/domain-errors.js';
+import { NotFound, RefusedItem } from '../lib/domain-errors.js';
 import { now } from '../lib/time.js';
 import { fieldErrorsOf, type ImportRow } from './check.js';
 import { importedUsersRepository } from './imported-users.repository.js';
@@ -179,11 +179,25 @@ export async function writeBatch(
   });
 }
 
-/** Deactivates the users (never deletes them) through the users service, so each one's user.updated event is recorded. */
+/**
+ * Deactivates the users (never deletes them) through the users service, together, each with its
+ * user.updated event. A user deleted since the file was compared has nothing left to deactivate.
+ */
 export async function deactivateUsers(db: Kysely<Database>, caller: Caller, userIds: readonly string[]): Promise<void> {
   await inTransaction(db, async (trx) => {
-    const users = usersService(trx);
-    for (const id of userIds) await users.update(caller, id, { active: false });
-    await importedUsersRepository(trx).markDeactivated(caller.orgId, userIds, now());
+    let ids = [...userIds];
+    for (;;) {
+      try {
+        await usersService(trx).updateMany(
+          caller,
+          ids.map((id) => ({ id, input: { active: false } })),
+        );
+        break;
+      } catch (error) {
+        if (!(error instanceof RefusedItem && error.refusal instanceof NotFound)) throw error;
+        ids = ids.filter((_, index) => index !== error.index);
+      }
+    }
+    await importedUsersRepository(trx).markDeactivated(caller.orgId, ids, now());
   });
 }

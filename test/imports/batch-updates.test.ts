@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Caller } from '../../src/auth/caller.js';
-import { ImportInterrupted, plannedWrites, writeBatch } from '../../src/imports/apply.js';
+import { deactivateUsers, ImportInterrupted, plannedWrites, writeBatch } from '../../src/imports/apply.js';
 import type { ImportRow } from '../../src/imports/check.js';
 import { openDatabase } from '../../src/db/database.js';
 import { runCli } from '../helpers/cli.js';
@@ -161,5 +161,35 @@ forEachEngine('an import batch updating some of its users', (h) => {
     assert.match(await importFile('spelled-again.csv', rows), /: 0 created, 0 updated, 2 unchanged, 0 userfield values set$/);
     assert.deepEqual(await newEvents(), []);
     assert.equal((await user(t1)).updatedDate, LONG_AGO);
+  });
+
+  it('deactivates missing users together, each with its event, and passes over one deleted meanwhile', async () => {
+    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'] };
+    await importFile('leaving.csv', [
+      'd1@batch.example,D1,Last,staff,1,Red',
+      'd2@batch.example,D2,Last,staff,2,Red',
+      'd3@batch.example,D3,Last,staff,3,Red',
+    ]);
+    const [d1, d2, d3] = [await idOf('d1@batch.example'), await idOf('d2@batch.example'), await idOf('d3@batch.example')];
+    assert.equal((await h.delete(`users/${d2}`)).statusCode, 204);
+    await newEvents();
+    const statements: string[] = [];
+    const counted = openDatabase(h.database.url, { onStatement: (statement) => statements.push(statement) });
+    try {
+      await deactivateUsers(counted.db, caller, [d1, d2, d3]);
+    } finally {
+      await counted.close();
+    }
+    assert.ok(statements.length < 20, `${statements.length} statements:\n${statements.join('\n')}`);
+    assert.equal((await user(d1)).active, false);
+    assert.equal((await user(d3)).active, false);
+    const events = await newEvents();
+    assert.deepEqual(
+      events.map((event) => [event.type, event.data.id, event.data.active]),
+      [
+        ['user.updated', d1, false],
+        ['user.updated', d3, false],
+      ],
+    );
   });
 });
