@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { stringify } from 'safe-stable-stringify';
 import { compiledOnce } from '../db/compiled.js';
+import { isPostgres } from '../db/locking.js';
 import type { ShiftedRow } from '../db/dense-order.js';
 import type { Database } from '../db/schema.js';
 import { beforeCommit, onRollback } from '../db/unit-of-work.js';
@@ -104,6 +105,21 @@ const insertEvent = compiledOnce(6, (db, orgId, id, type, createdDate, data, pre
   db.insertInto('events').values({ org_id: orgId, id, type, created_date: createdDate, data, previous_attributes: previous }),
 );
 
+/**
+ * PostgreSQL: `insertEvent`, and in the same statement the enabled webhooks of the event's
+ * organization (as webhooksRepository.enabled reads them).
+ */
+const insertEventReadingWebhooks = compiledOnce(6, (db, orgId, id, type, createdDate, data, previous) =>
+  db
+    .with('event', (db) =>
+      db.insertInto('events').values({ org_id: orgId, id, type, created_date: createdDate, data, previous_attributes: previous }).returning('org_id'),
+    )
+    .selectFrom('webhooks')
+    .select(['webhooks.id', 'webhooks.event_types'])
+    .where('webhooks.org_id', '=', (eb) => eb.selectFrom('event').select('event.org_id'))
+    .where('webhooks.disabled_date', 'is', null),
+);
+
 /** The event's row. */
 function eventRow(event: EventPayload) {
   return {
@@ -130,7 +146,13 @@ async function writeEvents(trx: Transaction<Database>): Promise<void> {
   if (events.length === 1) {
     const row = eventRow(events[0]!);
     // SQL null for an event without previous attributes.
-    await insertEvent(trx, row.org_id, row.id, row.type, row.created_date, row.data, row.previous_attributes);
+    const values = [row.org_id, row.id, row.type, row.created_date, row.data, row.previous_attributes];
+    if (isPostgres(trx)) {
+      // One round trip for the event's row and the webhooks that may want it.
+      await queueDeliveries(trx, events, new Map([[row.org_id, await insertEventReadingWebhooks(trx, ...values)]]));
+      return;
+    }
+    await insertEvent(trx, ...values);
   }
   for (let start = 0; events.length > 1 && start < events.length; start += ROWS_PER_INSERT) {
     await trx

@@ -42,9 +42,13 @@ export function newDelivery(
  * the transaction that records the events: called last before the commit, after the locks of the
  * changed resources were taken, so that a resource's deliveries are numbered in commit order.
  */
-export async function queueDeliveries(trx: Kysely<Database>, events: readonly EventPayload[]): Promise<void> {
+export async function queueDeliveries(
+  trx: Kysely<Database>,
+  events: readonly EventPayload[],
+  /** Organization id → its enabled webhooks, for those already read. */
+  webhooksOf = new Map<string, { id: string; event_types: string }[]>(),
+): Promise<void> {
   const repository = webhooksRepository(trx);
-  const webhooksOf = new Map<string, { id: string; event_types: string }[]>();
   const deliveries: NewDelivery[] = [];
   for (const event of events) {
     let webhooks = webhooksOf.get(event.organizationId);

@@ -183,9 +183,9 @@ export function usersService(db: Kysely<Database>) {
         inTransaction(db, async (trx) => {
           // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
           const at = now();
-          const repository = usersRepository(trx);
-          await repository.insert({ ...row, created_date: at, updated_date: at });
-          recordEvent(trx, caller.orgId, 'user.created', toResponse((await repository.find(caller.orgId, row.id))!));
+          const created = { ...row, created_date: at, updated_date: at };
+          await usersRepository(trx).insert(created);
+          recordEvent(trx, caller.orgId, 'user.created', toResponse(visibleUser(created)));
           await caller.idempotentWrite?.settle(trx, row.id);
         }),
       );
@@ -226,8 +226,9 @@ export function usersService(db: Kysely<Database>) {
           const patch = changedColumns(current, requested);
           if (Object.keys(patch).length === 0) return;
           // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
-          await repository.update(caller.orgId, id, { ...patch, updated_date: now() });
-          recordUpdate(trx, caller.orgId, current, (await repository.find(caller.orgId, id))!);
+          const written = { ...patch, updated_date: now() };
+          await repository.update(caller.orgId, id, written);
+          recordUpdate(trx, caller.orgId, current, visibleUser({ ...current, ...withoutSecrets(written) }));
         }),
       );
     },

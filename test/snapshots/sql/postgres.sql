@@ -6,9 +6,7 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 begin;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
@@ -45,9 +43,7 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 begin;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "last_name" = $1, "tags" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- POST /api/v5/userfieldcategories → 201
@@ -58,8 +54,7 @@ select * from "userfield_categories" where "org_id" = $1 and "name_key" = $2;
 select count(*) as "count" from "userfield_categories" where "org_id" = $1 and "type" = $2;
 select "id", "order_index", "updated_date" from "userfield_categories" where ("org_id" = $1 and "order_index" >= $2 and "type" = $3) order by "order_index";
 insert into "userfield_categories" ("org_id", "id", "name", "type", "order_index", "created_date", "updated_date", "name_key") values ($1, $2, $3, $4, $5, $6, $7, $8);
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/userfieldcategories → 200
@@ -78,8 +73,7 @@ select count(*) as "count" from "userfields" where "org_id" = $1 and "category_i
 select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
 insert into "userfields" ("org_id", "id", "type", "name", "localized_names", "category_id", "order_index", "required", "options", "constraints", "message", "size", "read_only", "prompt_missing_values", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/userfields?categoryType=public → 200
@@ -97,8 +91,7 @@ select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from 
 update "userfields" set "required" = $1, "prompt_missing_values" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
 select count(*) as "count" from "userfields" where "org_id" = $1 and "category_id" = $2;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- PUT /api/v5/users/{user}/userfieldvalues → 204
@@ -109,8 +102,7 @@ select * from "userfields" where "org_id" = $1 and "id" in ($2) for share;
 select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") values ($1, $2, $3, $4) on conflict ("org_id", "user_id", "userfield_id") do update set "value" = "excluded"."value";
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/users/{user}/userfieldvalues → 200
@@ -126,8 +118,7 @@ select "id" from "offering_categories" where "org_id" = $1 and "name_key" = $2;
 select count(*) as "count" from "offering_categories" where "org_id" = $1;
 select "id", "order_index", "updated_date" from "offering_categories" where ("org_id" = $1 and "order_index" >= $2) order by "order_index";
 insert into "offering_categories" ("org_id", "id", "name", "description", "color", "order_index", "created_date", "updated_date", "name_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9);
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- POST /api/v5/offerings → 201
@@ -142,8 +133,7 @@ delete from "offering_category_links" where "org_id" = $1 and "offering_id" = $2
 insert into "offering_category_links" ("org_id", "offering_id", "category_id", "position") values ($1, $2, $3, $4);
 select * from "offerings" where "org_id" = $1 and "id" = $2;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = $1 and "offering_id" in ($2) order by "offering_id", "position";
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/offerings?userId={user} → 200
@@ -162,8 +152,7 @@ select "title", (("offerings"."registration_begin_date" is null or "offerings"."
 select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
 select "registrations"."status" from "registrations" inner join "offerings" on "offerings"."org_id" = "registrations"."org_id" and "offerings"."id" = "registrations"."offering_id" where "registrations"."org_id" = $1 and "registrations"."user_id" = $2 and "registrations"."offering_id" = $3 and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = $4)) order by "registrations"."status";
 insert into "registrations" ("org_id", "id", "user_id", "offering_id", "title", "status", "grade", "grader_id", "grader_comment", "created_date", "updated_date", "begin_date", "last_active_date", "end_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/registrations?status=active&userId={user} → 200
@@ -181,8 +170,7 @@ select * from "registrations" where "org_id" = $1 and "id" = $2 for update;
 select * from "offerings" where "org_id" = $1 and "id" = $2;
 update "registrations" set "status" = $1, "grade" = $2, "end_date" = $3, "updated_date" = $4 where "org_id" = $5 and "id" = $6;
 select * from "registrations" where "org_id" = $1 and "id" = $2;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/agreements → 200
@@ -200,8 +188,7 @@ select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreem
 insert into "user_agreements" ("org_id", "user_id", "type", "title", "text", "agreed_date") values ($1, $2, $3, $4, $5, $6) on conflict ("org_id", "user_id", "type") do update set "title" = $7, "text" = $8, "agreed_date" = $9;
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = $1 where "agreements"."org_id" = $2 and "agreements"."type" = $3 order by "agreements"."type" desc;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/users/{user}/agreements → 200
@@ -225,9 +212,7 @@ select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
 begin;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) and "userfield_id" in ($3);
@@ -253,9 +238,7 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 begin;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "first_name" = $1, "updated_date" = $2 where "org_id" = $3 and "id" = $4;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
 select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
 update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
@@ -338,6 +321,5 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 begin;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
 delete from "users" where "org_id" = $1 and "id" = $2;
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;

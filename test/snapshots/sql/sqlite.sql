@@ -6,7 +6,6 @@
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
@@ -37,7 +36,6 @@ select "id", "first_name", "last_name", "username", "email", "locale", "tags", "
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 update "users" set "last_name" = ?, "tags" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
@@ -179,7 +177,6 @@ update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 select * from "scim_attribute_mappings" where "org_id" = ? order by "attribute_key";
 select * from "userfields" where "org_id" = ? and "id" in (?);
 insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "password_hash", "locale", "tags", "last_login_date", "active", "external_id", "created_date", "updated_date", "email_key", "username_key") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
@@ -203,7 +200,6 @@ insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "se
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 update "users" set "first_name" = ?, "updated_date" = ? where "org_id" = ? and "id" = ?;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 select max("seq") as "last" from "webhook_deliveries";
