@@ -12,6 +12,8 @@
  * read within the token's organization, a request id in X-Request-Id, the security headers, an ETag,
  * and one log line per request (pino, to /dev/null). It is the floor of a faithful server on this
  * stack, without the rest (405 with Allow, Accept, scopes per method, rate limits, idempotency...).
+ * Its POST /users does the same work as the server's, straightforwardly: the user and its
+ * user.created event inserted in one transaction.
  *
  * `fastify-postgres` does what `fastify-sqlite` does on PostgreSQL (named statements, a pool of 10);
  * `fastify-postgres-duties` is `fastify-duties` on PostgreSQL.
@@ -82,16 +84,12 @@ function fixedUser(): FastifyInstance {
  * INSERT committed on its own (SQLite's default autocommit) with the server's durability, `synchronous
  * = FULL` in WAL mode, so every 201 waits for its own fsync. No uniqueness message, no event row.
  */
-function userInsert(database: BetterSqlite3.Database): (org: string, input: Static<typeof CreateUser>) => string {
+function userInsert(database: BetterSqlite3.Database): (values: ReturnType<typeof newUserValues>) => void {
   database.pragma('synchronous = FULL');
   const insert = database.prepare(
     'insert into users (org_id, id, first_name, last_name, email, email_key, tags, created_date, updated_date) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  return (org, input) => {
-    const values = newUserValues(org, input);
-    insert.run(...values);
-    return values[1];
-  };
+  return (values) => insert.run(...values);
 }
 
 /** The columns of a new user, in the order both references insert them: org, id, names, email, its key, tags, dates. */
@@ -135,7 +133,15 @@ function straightforwardApp(users: StraightforwardUsers): FastifyInstance {
 
 function sqliteUser(): FastifyInstance {
   const database = new BetterSqlite3(databaseFile);
-  return straightforwardApp({ ...userReads(database), create: userInsert(database) });
+  const insert = userInsert(database);
+  return straightforwardApp({
+    ...userReads(database),
+    create(org, input) {
+      const values = newUserValues(org, input);
+      insert(values);
+      return values[1];
+    },
+  });
 }
 
 interface TokenRow {
@@ -145,11 +151,30 @@ interface TokenRow {
   expires_date: string | null;
 }
 
-/** What the duties reference reads: the token by its hash, and a user within an organization. */
+/** What the duties reference reads and writes: the token by its hash, a user within an organization, a new user with its event. */
 interface DutyReads {
   tokenOf(hash: string): TokenRow | undefined | Promise<TokenRow | undefined>;
   find(org: string, id: string): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+  createWithEvent(org: string, input: Static<typeof CreateUser>): string | Promise<string>;
 }
+
+/** The user.created event's row for a user of `newUserValues`: org, id, type, date, the user as the API shows it. */
+function createdEvent(values: ReturnType<typeof newUserValues>) {
+  const [org, id, firstName, lastName, email, , tags, at] = values;
+  const user = {
+    id,
+    ...(firstName && { firstName }),
+    ...(lastName && { lastName }),
+    email,
+    ...(tags && { tags: tagsOf(tags) }),
+    createdDate: at,
+    updatedDate: at,
+    active: true,
+  };
+  const event = { id: newId(), type: 'user.created', createdDate: at, organizationId: org, data: user };
+  return [org, event.id, event.type, at, JSON.stringify(event.data)] as const;
+}
+const EVENT_INSERT = 'insert into events (org_id, id, type, created_date, data) values';
 
 function userWithDuties(reads: DutyReads): FastifyInstance {
   const app = Fastify({
@@ -176,6 +201,11 @@ function userWithDuties(reads: DutyReads): FastifyInstance {
       'request completed',
     );
   });
+  registerValidation(app, DEFAULT_PASSWORD_POLICY);
+  app.post<{ Body: Static<typeof CreateUser> }>('/api/v5/users', { schema: { body: CreateUser } }, async (request, reply) => {
+    const id = await reads.createWithEvent((request as unknown as { orgId: string }).orgId, request.body);
+    return reply.code(201).header('Location', `https://${request.host}/api/v5/users/${id}`).send();
+  });
   app.get<{ Params: { id: string } }>('/api/v5/users/:id', { schema }, async (request, reply) => {
     const user = await reads.find((request as unknown as { orgId: string }).orgId, request.params.id);
     if (!user) return reply.code(404).send({ errors: ['No resource exists with the given id.'] });
@@ -187,10 +217,22 @@ function userWithDuties(reads: DutyReads): FastifyInstance {
 const TOKEN_COLUMNS = 'org_id, scopes, revoked_date, expires_date';
 
 function sqliteUserWithDuties(): FastifyInstance {
-  const database = new BetterSqlite3(databaseFile, { readonly: true });
+  const database = new BetterSqlite3(databaseFile);
   const users = userReads(database);
   const tokenOf = database.prepare(`select ${TOKEN_COLUMNS} from access_tokens where token_hash = ?`);
-  return userWithDuties({ tokenOf: (hash) => tokenOf.get(hash) as TokenRow | undefined, find: (org, id) => users.find(org, id) });
+  const insertUser = userInsert(database);
+  const insertEvent = database.prepare(`${EVENT_INSERT} (?, ?, ?, ?, ?)`);
+  const createWithEvent = database.transaction((org: string, input: Static<typeof CreateUser>) => {
+    const values = newUserValues(org, input);
+    insertUser(values);
+    insertEvent.run(...createdEvent(values));
+    return values[1];
+  });
+  return userWithDuties({
+    tokenOf: (hash) => tokenOf.get(hash) as TokenRow | undefined,
+    find: (org, id) => users.find(org, id),
+    createWithEvent: (org, input) => createWithEvent(org, input),
+  });
 }
 
 /** PostgreSQL's reads, each one named (server-side prepared) statement, from a pool as large as the server's default. */
@@ -215,19 +257,20 @@ function postgresReads(pool: pg.Pool) {
   };
 }
 
+const POSTGRES_USER_INSERT =
+  'insert into users (org_id, id, first_name, last_name, email, email_key, tags, created_date, updated_date, active) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, true)';
+
 /**
  * PostgreSQL, the same way as `fastify-sqlite`: GET /users/{id}, the first page of GET /users?limit=
  * and POST /users (one INSERT, committed on its own with PostgreSQL's default durability).
  */
 function postgresUser(): FastifyInstance {
   const pool = new pg.Pool({ connectionString: databaseFile, max: 10 });
-  const text =
-    'insert into users (org_id, id, first_name, last_name, email, email_key, tags, created_date, updated_date, active) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, true)';
   const app = straightforwardApp({
     ...postgresReads(pool),
     async create(org, input) {
       const values = newUserValues(org, input);
-      await pool.query({ name: 'insert-user', text, values: [...values] });
+      await pool.query({ name: 'insert-user', text: POSTGRES_USER_INSERT, values: [...values] });
       return values[1];
     },
   });
@@ -235,10 +278,29 @@ function postgresUser(): FastifyInstance {
   return app;
 }
 
-/** `fastify-duties` on PostgreSQL: the token and the user each read by a named statement. */
+/** `fastify-duties` on PostgreSQL: the token and the user each read by a named statement, a create in a transaction of named statements. */
 function postgresUserWithDuties(): FastifyInstance {
   const pool = new pg.Pool({ connectionString: databaseFile, max: 10 });
-  const app = userWithDuties(postgresReads(pool));
+  const eventText = `${EVENT_INSERT} ($1, $2, $3, $4, $5)`;
+  const app = userWithDuties({
+    ...postgresReads(pool),
+    async createWithEvent(org, input) {
+      const values = newUserValues(org, input);
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query({ name: 'insert-user', text: POSTGRES_USER_INSERT, values: [...values] });
+        await client.query({ name: 'insert-event', text: eventText, values: [...createdEvent(values)] });
+        await client.query('commit');
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      } finally {
+        client.release();
+      }
+      return values[1];
+    },
+  });
   app.addHook('onClose', () => pool.end());
   return app;
 }

@@ -220,11 +220,11 @@ const REFERENCES = [
   { name: 'fastify+schema', mode: 'fastify', scenarios: ['get-user'] },
   { name: 'fastify+sqlite', mode: 'fastify-sqlite', scenarios: ['get-user', 'list-100', 'create-user'] },
   // Only the one with duties checks a token; the others are measured as they always were.
-  { name: 'fastify+duties', mode: 'fastify-duties', scenarios: ['get-user'], token: true },
+  { name: 'fastify+duties', mode: 'fastify-duties', scenarios: ['get-user', 'create-user'], token: true },
 ] as const;
 const POSTGRES_REFERENCES = [
   { name: 'fastify+pg', mode: 'fastify-postgres', scenarios: ['get-user', 'list-100', 'create-user'] },
-  { name: 'fastify+pg+duties', mode: 'fastify-postgres-duties', scenarios: ['get-user'], token: true },
+  { name: 'fastify+pg+duties', mode: 'fastify-postgres-duties', scenarios: ['get-user', 'create-user'], token: true },
 ] as const;
 
 interface Reference extends Target {
