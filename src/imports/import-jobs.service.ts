@@ -24,6 +24,8 @@ const LOST_MESSAGE =
   'the server running the import stopped before it finished; the batches before were written: send the file again, and the rows already imported count as unchanged';
 
 type JobRow = ImportJobsTable;
+/** The job's options as read when it was created. */
+type CheckedOptions = Extract<ReturnType<typeof importOptionsOf>, { options: unknown }>['options'];
 
 function toResponse(row: JobRow): ImportJob {
   const problems = row.problems === null ? [] : (JSON.parse(row.problems) as Problem[]);
@@ -58,7 +60,7 @@ export function importJobsService(db: Kysely<Database>, { passwordPolicy }: { pa
       .execute();
   }
 
-  async function run(caller: Caller, id: string, bytes: Uint8Array, format: Format, query: ImportQuery, log: JobLog): Promise<void> {
+  async function run(caller: Caller, id: string, bytes: Uint8Array, options: CheckedOptions, log: JobLog): Promise<void> {
     const problemsText = (problems: Problem[]) => JSON.stringify(problems.slice(0, MAX_PROBLEMS));
     const heartbeat = setInterval(() => {
       db.updateTable('import_jobs')
@@ -70,9 +72,7 @@ export function importJobsService(db: Kysely<Database>, { passwordPolicy }: { pa
         .catch((error: unknown) => log.error({ err: error, importId: id }, 'the import job could not be stamped as running'));
     }, HEARTBEAT_MS);
     try {
-      const written = importOptionsOf(format, query);
-      if ('errors' in written) throw new Error('The options were checked when the job was created');
-      const outcome = await importUsers(db, caller, bytes, { ...written.options, passwordPolicy });
+      const outcome = await importUsers(db, caller, bytes, { ...options, passwordPolicy });
       if ('problems' in outcome) await finish(caller, id, { state: 'refused', summary: null, problems: problemsText(outcome.problems) });
       else await finish(caller, id, { state: 'succeeded', summary: JSON.stringify(outcome.summary), problems: null });
     } catch (error) {
@@ -124,7 +124,7 @@ export function importJobsService(db: Kysely<Database>, { passwordPolicy }: { pa
       });
       // The import runs as the organization's caller, without the request's Idempotency-Key (settled above).
       const importer: Caller = { orgId: caller.orgId, tokenId: caller.tokenId, scopes: caller.scopes };
-      const work = run(importer, row.id, bytes, format, query, log).finally(() => running.delete(work));
+      const work = run(importer, row.id, bytes, written.options, log).finally(() => running.delete(work));
       running.add(work);
       return job;
     },
