@@ -4,12 +4,10 @@ import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/unit-of-work.js';
 import { hashPassword, verifyPassword } from '../lib/passwords.js';
-import { tagsColumn } from '../lib/tags.js';
 import { userfieldValuesRepository } from '../resources/userfield-values/userfield-values.repository.js';
 import { userfieldValuesService } from '../resources/userfield-values/userfield-values.service.js';
 import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../resources/users/users.repository.js';
-import type { CreateUser } from '../resources/users/users.schemas.js';
-import { usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
+import { changedProperties, usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
 import { NotFound, RefusedItem } from '../lib/domain-errors.js';
 import { now } from '../lib/time.js';
 import { fieldErrorsOf, type ImportRow } from './check.js';
@@ -52,22 +50,6 @@ async function storedUsers(db: Kysely<Database>, orgId: string, ids: readonly st
     users.get(value.user_id)?.values.set(value.userfield_id, value.value);
   }
   return users;
-}
-
-type Properties = Omit<CreateUser, 'password'>;
-const TEXT_COLUMNS = { firstName: 'first_name', lastName: 'last_name', username: 'username', locale: 'locale' } as const;
-
-/** The row's properties that differ from the stored user's, compared as the users service stores them. */
-function changedProperties(stored: VisibleUserRow, user: Properties): UserChanges {
-  const changes: UserChanges = {};
-  if (user.email !== stored.email) changes.email = user.email;
-  for (const [property, column] of Object.entries(TEXT_COLUMNS) as [keyof typeof TEXT_COLUMNS, keyof typeof stored][]) {
-    const value = user[property];
-    if (value !== undefined && (value || null) !== stored[column]) changes[property] = value;
-  }
-  if (user.tags !== undefined && tagsColumn(user.tags) !== stored.tags) changes.tags = user.tags;
-  if (user.active !== undefined && user.active !== stored.active) changes.active = user.active;
-  return changes;
 }
 
 /**

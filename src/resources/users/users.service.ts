@@ -100,6 +100,32 @@ function patchOf(input: UserChanges): UserPatch {
   return requested;
 }
 
+/** The column of each property a change names, as `patchOf` writes it. */
+const COLUMN_OF: Record<string, keyof UserPatch> = {
+  email: 'email',
+  username: 'username',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  locale: 'locale',
+  tags: 'tags',
+  passwordHash: 'password_hash',
+  active: 'active',
+  externalId: 'external_id',
+};
+
+/**
+ * The properties of `input` that would change the stored user, compared as `update` compares them
+ * (an import leaves the rest out, and writes nothing for a user it would not change).
+ */
+export function changedProperties(stored: VisibleUserRow, input: UserChanges): UserChanges {
+  const changed = changedColumns(stored, patchOf(input));
+  const changes = (property: string) => {
+    const column = COLUMN_OF[property];
+    return column !== undefined && column in changed;
+  };
+  return Object.fromEntries(Object.entries(input).filter(([property]) => changes(property)));
+}
+
 /** A patch without the columns a representation never shows. */
 function withoutSecrets({ password_hash: _hash, ...patch }: UserPatch): Omit<UserPatch, 'password_hash'> {
   return patch;
