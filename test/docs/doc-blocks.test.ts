@@ -72,7 +72,7 @@ it(
     const blocks = await documentation();
     const skipped = blocks.filter((block) => block.skip);
     const runnable = blocks.filter((block) => !block.skip);
-    assert.ok(runnable.length >= 3, 'the quick start, the tour and the backup run');
+    assert.ok(runnable.length >= 8, 'the quick start, the tour, the import, its job, OAuth, SCIM tokens, conditional writes and the backup run');
 
     const dir = await mkdtemp(join(tmpdir(), 'doc-blocks-'));
     try {
