@@ -163,7 +163,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     const sqlite = openSqlite(url.slice('sqlite:'.length), options);
     const dialect = createSqliteDialect(sqlite);
     const db = new Kysely<Database>({ dialect, log: queryLog(observe) });
-    runDirectly(db, dialect.direct, observe);
+    runDirectly(db, dialect.direct, { observe });
     return {
       db,
       engine,
@@ -185,7 +185,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   const replicas = options.readUrl ? readReplicas(primary, options) : undefined;
   const pool = replicas ? createRoutingPool(primary, replicas) : primary;
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log: queryLog(observe) });
-  runDirectly(db, postgresRunner(pool), observe);
+  // Each statement is a write to PostgreSQL's socket and a wake-up of a backend: the lookups by id of a turn
+  // share one. Not with read replicas, whose route (replica or primary) is each request's own.
+  runDirectly(db, postgresRunner(pool), { observe, coalesce: !replicas });
   const listenTarget = options.listenUrl ?? (options.transactionPooler ? undefined : url);
   return {
     db,

@@ -23,9 +23,21 @@ export type StatementObserver = (sql: string, durationMs: number, failed: boolea
  */
 const runners = new WeakMap<Kysely<any>, DirectRunner>();
 
-/** From now on, the statements `compiledOnce` runs on `db` itself (not a transaction of it) may go through `runner`. */
-export function runDirectly(db: Kysely<any>, runner: DirectRunner, observe?: StatementObserver): void {
-  runners.set(db, observe ? observed(runner, observe) : runner);
+/** The handles whose lookups by id are gathered into one statement per turn (coalesced.ts). */
+const coalescing = new WeakSet<Kysely<any>>();
+
+/**
+ * From now on, the statements `compiledOnce` runs on `db` itself (not a transaction of it) may go
+ * through `runner`; with `coalesce`, lookups by id made on it in one turn share a statement.
+ */
+export function runDirectly(db: Kysely<any>, runner: DirectRunner, options: { observe?: StatementObserver; coalesce?: boolean } = {}): void {
+  runners.set(db, options.observe ? observed(runner, options.observe) : runner);
+  if (options.coalesce) coalescing.add(db);
+}
+
+/** Whether lookups by id made on `db` itself are gathered (coalesced.ts). */
+export function coalescesReads(db: Kysely<any>): boolean {
+  return coalescing.has(db);
 }
 
 /** The direct runner of `db`, when it is a handle's own instance. */
