@@ -22,7 +22,10 @@ export interface Caller {
   idempotentWrite?: IdempotentWrite;
 }
 
-/** Turns the secret a request presents into its caller, or throws the 401 that says why not. */
+/**
+ * Turns the secret a request presents into its caller, or throws (or rejects with) the 401 that says
+ * why not; answers at once, without a promise, when it can.
+ */
 export interface Authenticator {
-  authenticate(token: string): Promise<Caller>;
+  authenticate(token: string): Caller | Promise<Caller>;
 }

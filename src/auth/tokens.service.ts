@@ -71,24 +71,49 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
   const resolved = new Map<string, ResolvedToken>();
   let resolvedEpoch: number | undefined;
 
-  /** The token's row: kept, or looked up (and kept when a watch says when to forget it). */
-  async function rowOf(hash: string): Promise<AccessTokenRow | undefined> {
-    // Read before the lookup: a revocation committed meanwhile moves the epoch, so the next request forgets.
+  /** The token's row if it is kept (resolved before, and no token revoked anywhere since). */
+  function keptRow(hash: string): AccessTokenRow | undefined {
     const epoch = revocations?.epoch();
     if (epoch !== resolvedEpoch) {
       resolved.clear();
       resolvedEpoch = epoch;
     }
     const kept = resolved.get(hash);
-    if (kept && Date.now() - kept.resolvedAt < RESOLVED_TOKEN_MAX_AGE_MS) return kept.row;
+    return kept && Date.now() - kept.resolvedAt < RESOLVED_TOKEN_MAX_AGE_MS ? kept.row : undefined;
+  }
+
+  /** The token's row, looked up (and kept when a watch says when to forget it). */
+  async function lookUp(hash: string): Promise<AccessTokenRow | undefined> {
+    // The epoch as read just before the lookup (keptRow). A revocation noticed while the lookup ran moved
+    // it: the row read may predate that revocation, and is not kept (the next request looks it up again).
+    const epoch = resolvedEpoch;
     const row = await tokens.findByHash(hash);
     if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;
-    if (epoch !== undefined && !row.revoked_date) {
+    if (epoch !== undefined && epoch === resolvedEpoch && !row.revoked_date) {
       resolved.delete(hash);
       if (resolved.size >= RESOLVED_TOKENS_MAX) resolved.delete(resolved.keys().next().value!);
       resolved.set(hash, { row, resolvedAt: Date.now() });
     }
     return row;
+  }
+
+  /** The caller of a usable token's row, or the 401 that says why not; waits only when the last use must be written. */
+  function callerOf(row: AccessTokenRow | undefined): Caller | Promise<Caller> {
+    if (!row) throw errors.invalidToken('The access token is invalid');
+    const at = now();
+    if (row.revoked_date) throw errors.invalidToken('The access token has been revoked');
+    if (row.expires_date && row.expires_date <= at) throw errors.invalidToken('The access token has expired');
+    const caller: Caller = {
+      orgId: row.org_id,
+      tokenId: row.id,
+      ...(row.client_id ? { clientId: row.client_id } : {}),
+      scopes: scopesOf(row),
+    };
+    if (row.last_used_date && Date.parse(at) - Date.parse(row.last_used_date) < LAST_USED_RESOLUTION_MS) return caller;
+    return tokens.touch(row.org_id, row.id, at).then(() => {
+      row.last_used_date = at;
+      return caller;
+    });
   }
 
   return {
@@ -149,25 +174,15 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
 
     /**
      * Resolves a bearer token to its caller, or throws the 401 that says why not. A token that cannot
-     * be one of ours is refused without a lookup; any other costs exactly one, by its hash.
+     * be one of ours is refused without a lookup; a kept one is answered at once, without a promise
+     * (the common case: most requests come with a token already seen); any other costs exactly one
+     * lookup, by its hash.
      */
-    async authenticate(token: string): Promise<Caller> {
+    authenticate(token: string): Caller | Promise<Caller> {
       if (!isWellFormedAccessToken(token)) throw errors.invalidToken('The access token is invalid');
-      const row = await rowOf(hashSecret(token));
-      if (!row) throw errors.invalidToken('The access token is invalid');
-      const at = now();
-      if (row.revoked_date) throw errors.invalidToken('The access token has been revoked');
-      if (row.expires_date && row.expires_date <= at) throw errors.invalidToken('The access token has expired');
-      if (!row.last_used_date || Date.parse(at) - Date.parse(row.last_used_date) >= LAST_USED_RESOLUTION_MS) {
-        await tokens.touch(row.org_id, row.id, at);
-        row.last_used_date = at;
-      }
-      return {
-        orgId: row.org_id,
-        tokenId: row.id,
-        ...(row.client_id ? { clientId: row.client_id } : {}),
-        scopes: scopesOf(row),
-      };
+      const hash = hashSecret(token);
+      const kept = keptRow(hash);
+      return kept ? callerOf(kept) : lookUp(hash).then(callerOf);
     },
   };
 }

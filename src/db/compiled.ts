@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { directRunnerOf, type DirectRunner, type DirectStatement } from './direct-statements.js';
 import { isPostgres } from './locking.js';
 import { prepareStatement } from './prepared-statements.js';
 import type { Database } from './schema.js';
@@ -14,6 +15,11 @@ type Positions = number[];
  * compiled parameters, and a query that binds anything else is refused when it is compiled. On
  * PostgreSQL the query is also a named (prepared) statement (prepared-statements.ts), unless `named`
  * is false.
+ *
+ * A read run on a database handle itself (not in a transaction) goes to the driver directly
+ * (direct-statements.ts): a cached better-sqlite3 statement, or one query on a pooled pg connection,
+ * without Kysely's executor, whose connection provider, plugins and result transforms cost a
+ * dozen promises per statement.
  */
 export function compiledOnce<R>(
   parameterCount: number,
@@ -32,7 +38,7 @@ export function compiledOnce<R>(
     return { query, positions };
   }
 
-  return (db, ...values) => {
+  function compiledFor(db: Kysely<Database>) {
     const postgres = isPostgres(db);
     let entry = compiled.get(postgres);
     if (!entry) {
@@ -40,7 +46,41 @@ export function compiledOnce<R>(
       // Run on almost every request: PostgreSQL parses and plans it once per connection.
       if (postgres && options.named !== false) prepareStatement(entry.query.sql);
     }
-    const { query, positions } = entry;
+    return entry;
+  }
+
+  /** The statement as each handle's runner prepared it (null: not one it runs). */
+  const direct = new WeakMap<DirectRunner, { statement: DirectStatement; positions: Positions } | null>();
+  function directFor(db: Kysely<Database>, runner: DirectRunner) {
+    let entry = direct.get(runner);
+    if (entry === undefined) {
+      const { query, positions } = compiledFor(db);
+      let statement: DirectStatement | undefined;
+      try {
+        statement = runner.prepare(query.sql);
+      } catch {
+        // Not preparable now (a table missing): Kysely's path tells why, and the next call tries again.
+        return null;
+      }
+      direct.set(runner, (entry = statement ? { statement, positions } : null));
+    }
+    return entry;
+  }
+
+  return (db, ...values) => {
+    const runner = directRunnerOf(db);
+    const fast = runner && directFor(db, runner);
+    if (fast) {
+      let rows: ReturnType<DirectStatement>;
+      try {
+        rows = fast.statement(fast.positions.map((position) => values[position]));
+      } catch (error) {
+        // A failure is a rejection, as through Kysely.
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      if (rows !== undefined) return (rows instanceof Promise ? rows : Promise.resolve(rows)) as Promise<R[]>;
+    }
+    const { query, positions } = compiledFor(db);
     return db.executeQuery<R>({ ...query, parameters: positions.map((position) => values[position]) }).then((result) => result.rows);
   };
 }

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, sql, type KyselyConfig, type LogEvent, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, sql, type KyselyConfig, type LogEvent, type MigrationResultSet, type PostgresPool } from 'kysely';
 import type { DatabaseLimits, SqliteSynchronous } from './options.js';
 import { migrations } from './migrations/index.js';
 import { recordMigrationVersion, refuseNewerDatabase } from './migration-versions.js';
@@ -14,6 +14,7 @@ import { lowerCase } from './filters.js';
 import type { Database } from './schema.js';
 import { isPostgres } from './locking.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
+import { runDirectly, type DirectRunner, type StatementObserver } from './direct-statements.js';
 import { postgresRevocationWatch, sqliteRevocationWatch, type RevocationWatch } from './token-revocations.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -122,20 +123,47 @@ function openSqlite(path: string, options: DatabaseOptions): BetterSqlite3.Datab
   return sqlite;
 }
 
-function queryLog({ onQuery, onStatement }: DatabaseOptions): KyselyConfig['log'] {
+/** What is told of every statement, whether Kysely runs it or the driver does directly (direct-statements.ts). */
+function statementObserver({ onQuery, onStatement }: DatabaseOptions): StatementObserver | undefined {
   if (!onQuery && !onStatement) return undefined;
-  return (event: LogEvent) => {
-    onQuery?.(event.queryDurationMillis, event.level === 'error');
-    onStatement?.(event.query.sql);
+  return (sql, durationMs, failed) => {
+    onQuery?.(durationMs, failed);
+    onStatement?.(sql);
+  };
+}
+
+function queryLog(observe: StatementObserver | undefined): KyselyConfig['log'] {
+  return observe && ((event: LogEvent) => observe(event.query.sql, event.queryDurationMillis, event.level === 'error'));
+}
+
+/** Reads run directly on a PostgreSQL pool: one query on a connection checked out for it. */
+function postgresRunner(pool: PostgresPool): DirectRunner {
+  return {
+    prepare: (sql) => (parameters) =>
+      pool.connect().then((client) =>
+        client.query<object>(sql, parameters).then(
+          (result) => {
+            client.release();
+            return result.rows;
+          },
+          (error: unknown) => {
+            client.release();
+            throw error;
+          },
+        ),
+      ),
   };
 }
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   const engine = engineOf(url);
+  const observe = statementObserver(options);
   let watch: RevocationWatch | undefined;
   if (engine === 'sqlite') {
     const sqlite = openSqlite(url.slice('sqlite:'.length), options);
-    const db = new Kysely<Database>({ dialect: createSqliteDialect(sqlite), log: queryLog(options) });
+    const dialect = createSqliteDialect(sqlite);
+    const db = new Kysely<Database>({ dialect, log: queryLog(observe) });
+    runDirectly(db, dialect.direct, { observe });
     return {
       db,
       engine,
@@ -156,7 +184,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   });
   const replicas = options.readUrl ? readReplicas(primary, options) : undefined;
   const pool = replicas ? createRoutingPool(primary, replicas) : primary;
-  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log: queryLog(options) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log: queryLog(observe) });
+  // Each statement is a write to PostgreSQL's socket and a wake-up of a backend: the lookups by id of a turn
+  // share one. Not with read replicas, whose route (replica or primary) is each request's own.
+  runDirectly(db, postgresRunner(pool), { observe, coalesce: !replicas });
   const listenTarget = options.listenUrl ?? (options.transactionPooler ? undefined : url);
   return {
     db,

@@ -24,19 +24,28 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import type { DirectRunner } from './direct-statements.js';
 
 interface SqliteDialectOptions {
   /** Most prepared statements kept; the least recently used is dropped first. Default 500. */
   statementCacheSize?: number;
 }
 
-export function createSqliteDialect(database: Database, options: SqliteDialectOptions = {}): Dialect {
+/** The dialect, and the runner of reads outside Kysely (direct-statements.ts) on the same handle and batch. */
+export interface SqliteDialect extends Dialect {
+  direct: DirectRunner;
+}
+
+export function createSqliteDialect(database: Database, options: SqliteDialectOptions = {}): SqliteDialect {
   const statementCacheSize = options.statementCacheSize ?? 500;
   if (!Number.isInteger(statementCacheSize) || statementCacheSize < 0) {
     throw new RangeError(`statementCacheSize must be a non-negative integer, got ${statementCacheSize}`);
   }
+  // One driver for the handle: its write batch is what every read, direct or not, waits for.
+  const driver = new SqliteDriver(database, statementCacheSize);
   return {
-    createDriver: () => new SqliteDriver(database, statementCacheSize),
+    direct: driver,
+    createDriver: () => driver,
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createAdapter: () => new SqliteAdapter(),
     createIntrospector: (db: Kysely<any>) => new SqliteIntrospector(db),
@@ -145,6 +154,11 @@ class WriteBatch {
   /** Whether `connection` must wait before it may use the handle. */
   blocks(connection: SqliteConnection): boolean {
     return (this.owner !== undefined || this.#open) && this.owner !== connection;
+  }
+
+  /** No transaction runs and no batch waits for its commit: a read outside any may run at once. */
+  get idle(): boolean {
+    return this.owner === undefined && !this.#open;
   }
 
   /** Starts `member`'s transaction in the open batch, or in a new one. */
@@ -264,7 +278,7 @@ class WriteBatch {
   }
 }
 
-class SqliteDriver implements Driver {
+class SqliteDriver implements Driver, DirectRunner {
   readonly #database: Database;
   readonly #statements: StatementCache;
   readonly #batch: WriteBatch;
@@ -307,6 +321,16 @@ class SqliteDriver implements Driver {
   }
 
   async releaseConnection(): Promise<void> {}
+
+  /**
+   * A read run at once while the handle is idle (the check a connection of Kysely's makes first), with
+   * a statement of its own and rows built as every read's; while a batch is open it waits in Kysely's path.
+   */
+  prepare(sql: string): ((parameters: readonly unknown[]) => object[] | undefined) | undefined {
+    const prepared = prepare(this.#database, sql);
+    if (!prepared.toRow || prepared.writes) return undefined;
+    return (parameters) => (this.#batch.idle ? (runStatement(prepared, parameters).rows as object[]) : undefined);
+  }
 
   async destroy(): Promise<void> {
     this.#database.close();

@@ -32,26 +32,41 @@ export type BeforeTokenRefusal = (request: FastifyRequest) => void;
 export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator, beforeRefusal?: BeforeTokenRefusal): void {
   app.decorateRequest('caller', null as unknown as Caller);
 
-  async function authenticate(request: FastifyRequest): Promise<Caller> {
+  function authenticate(request: FastifyRequest): Caller | Promise<Caller> {
     const header = request.headers.authorization;
     if (!header) throw errors.authenticationRequired();
     const bearer = BEARER.exec(header);
     if (!bearer) throw errors.invalidToken('The Authorization header must be "Bearer <token>"');
-    return await authenticator.authenticate(bearer[1]!);
+    return authenticator.authenticate(bearer[1]!);
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!requiresToken(request)) return;
+  // A callback hook: a token already kept is checked without a promise, and the request goes on at once.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!requiresToken(request)) return done();
+    const refuse = (error: unknown): void => {
+      try {
+        beforeRefusal?.(request);
+      } catch (instead) {
+        return done(instead as Error);
+      }
+      done(error as Error);
+    };
+    const accept = (caller: Caller): void => {
+      request.caller = caller;
+      // The audit trail: every later line of the request, a write's completion among them, names who made
+      // it, by ids only (the secret itself is never kept past this point).
+      const { orgId, tokenId, clientId } = caller;
+      addLogBindings(request, reply, clientId ? { orgId, tokenId, clientId } : { orgId, tokenId });
+      done();
+    };
+    let caller: Caller | Promise<Caller>;
     try {
-      request.caller = await authenticate(request);
+      caller = authenticate(request);
     } catch (error) {
-      beforeRefusal?.(request);
-      throw error;
+      return refuse(error);
     }
-    // The audit trail: every later line of the request, a write's completion among them, names who made
-    // it, by ids only (the secret itself is never kept past this point).
-    const { orgId, tokenId, clientId } = request.caller;
-    addLogBindings(request, reply, clientId ? { orgId, tokenId, clientId } : { orgId, tokenId });
+    if (caller instanceof Promise) caller.then(accept, refuse);
+    else accept(caller);
   });
 }
 

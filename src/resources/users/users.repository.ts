@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { batches, findInBatches } from '../../db/batches.js';
+import { coalescedById } from '../../db/coalesced.js';
 import { compiledOnce } from '../../db/compiled.js';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
@@ -58,6 +59,18 @@ function patchWithKeys(patch: UserPatch) {
 }
 
 const findUser = compiledOnce(2, (db, orgId, id) => db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id));
+/** Users of one organization by their ids (an array bound as one parameter): the lookups of a turn, gathered. */
+const findUsers = compiledOnce(2, (db, orgId, ids) =>
+  db
+    .selectFrom('users')
+    .select(VISIBLE_COLUMNS)
+    .where('org_id', '=', orgId)
+    .where('id', '=', sql<string>`any(${ids})`),
+);
+const findUserCoalesced = coalescedById(
+  (db, orgId, id) => findUser(db, orgId, id).then(([row]) => row),
+  (db, orgId, ids) => findUsers(db, orgId, ids),
+);
 
 /**
  * Up to `limit + 1` users in creation order, so the caller can tell whether a next page exists, with
@@ -177,7 +190,7 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     },
 
     async find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
-      const [row] = await findUser(db, orgId, id);
+      const row = await findUserCoalesced(db, orgId, id);
       return row && visibleUser(row);
     },
 

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { tokensService } from '../../src/auth/tokens.service.js';
+import type { RevocationWatch } from '../../src/db/token-revocations.js';
+import { now } from '../../src/lib/time.js';
+import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { ENGINES, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+/** A revocation watch whose epoch the test moves by hand. */
+function manualWatch(): RevocationWatch & { move(): void } {
+  let epoch = 0;
+  return { epoch: () => epoch, move: () => void (epoch += 1), close: async () => {} };
+}
+
+for (const engine of ENGINES) {
+  describe(`token check (${engine})`, () => {
+    let database: TestDatabase;
+    let orgId: string;
+    before(async () => {
+      database = await createTestDatabase(engine);
+      orgId = (await organizationsRepository(database.db).create('Tokens')).id;
+    });
+    after(() => database.drop());
+
+    it('answers a kept token at once, without a promise, and a token seen for the first time after its lookup', async () => {
+      const issued = await tokensService(database.db).create(orgId);
+      const tokens = tokensService(database.db, manualWatch());
+      const first = tokens.authenticate(issued.token);
+      assert.ok(first instanceof Promise, 'looked up');
+      assert.equal((await first).tokenId, issued.info.id);
+      // The first use wrote last_used_date; from now on the kept row answers.
+      const kept = tokens.authenticate(issued.token);
+      assert.ok(!(kept instanceof Promise), 'kept');
+      assert.deepEqual(kept, { orgId, tokenId: issued.info.id, scopes: ['read', 'write'] });
+      assert.throws(() => tokens.authenticate('not a token'), /The access token is invalid/);
+    });
+
+    it('does not keep a row whose lookup ran while a revocation was noticed', async () => {
+      const watch = manualWatch();
+      const tokens = tokensService(database.db, watch);
+      const [racing, other] = [await tokensService(database.db).create(orgId), await tokensService(database.db).create(orgId)];
+      // The lookup of `racing` is under way when a revocation moves the epoch and another request notices it.
+      const lookup = tokens.authenticate(racing.token);
+      watch.move();
+      const noticing = tokens.authenticate(other.token);
+      await Promise.all([lookup, noticing]);
+      // Revoked behind the service's back (another process, whose notice is the move above): a kept row would still pass.
+      await database.db.updateTable('access_tokens').set({ revoked_date: now() }).where('id', '=', racing.info.id).execute();
+      await assert.rejects(async () => tokens.authenticate(racing.token), /The access token has been revoked/);
+    });
+  });
+}

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { seedUsers } from '../../src/cli/seed.js';
+import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { usersRepository } from '../../src/resources/users/users.repository.js';
+import { ENGINES, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+for (const engine of ENGINES) {
+  describe(`lookups of a user by id gathered per turn (${engine})`, () => {
+    let database: TestDatabase;
+    const statements: string[] = [];
+    let ours: string;
+    let theirs: string;
+    before(async () => {
+      database = await createTestDatabase(engine, { onStatement: (sql) => statements.push(sql) });
+      ours = (await organizationsRepository(database.db).create('Ours')).id;
+      theirs = (await organizationsRepository(database.db).create('Theirs')).id;
+      await seedUsers(database.db, ours, 5);
+      await seedUsers(database.db, theirs, 2);
+    });
+    after(() => database.drop());
+
+    it('answers each lookup as alone, within its own organization, in fewer statements on PostgreSQL', async () => {
+      const all = await database.db.selectFrom('users').select(['org_id', 'id']).orderBy('id').execute();
+      const mine = all.filter((user) => user.org_id === ours).map((user) => user.id);
+      const other = all.find((user) => user.org_id === theirs)!.id;
+      const users = usersRepository(database.db);
+      const alone = await Promise.all(mine.map(async (id) => users.find(ours, id)));
+      statements.length = 0;
+      // Made in one turn: the same ids (one twice), another organization's id and an unknown one.
+      const asked = [...mine, mine[0]!, other, '0'.repeat(32)];
+      const together = await Promise.all(asked.map(async (id) => users.find(ours, id)));
+      assert.deepEqual(together, [...alone, alone[0], undefined, undefined]);
+      assert.equal(statements.length, engine === 'postgres' ? 1 : asked.length);
+      if (engine === 'postgres') assert.match(statements[0]!, /"org_id" = \$1 and "id" = any\(\$2\)$/);
+      // Inside a transaction, each lookup is its own statement on the transaction's connection.
+      statements.length = 0;
+      await database.db.transaction().execute(async (trx) => {
+        const inside = await Promise.all(mine.map(async (id) => usersRepository(trx).find(ours, id)));
+        assert.deepEqual(inside, alone);
+      });
+      assert.equal(statements.filter((sql) => sql.startsWith('select')).length, mine.length);
+    });
+
+    it('fails each lookup a failed statement carried', { skip: engine === 'sqlite' && 'SQLite runs each lookup alone' }, async () => {
+      const users = usersRepository(database.db);
+      await database.db.schema.alterTable('users').renameTo('users_away').execute();
+      try {
+        const results = await Promise.allSettled(['a', 'b'].map((suffix) => users.find(ours, suffix.repeat(32))));
+        assert.deepEqual(
+          results.map((result) => result.status),
+          ['rejected', 'rejected'],
+        );
+      } finally {
+        await database.db.schema.alterTable('users_away').renameTo('users').execute();
+      }
+    });
+  });
+}
