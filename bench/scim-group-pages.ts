@@ -2,8 +2,9 @@
  * How long a page of SCIM groups takes, and how many statements it issues: an organization of USERS
  * people (default 10,000) and GROUPS groups (default 100), most people in one to three groups, some
  * in none, their group tags in the case the group has or in lower case as v5 clients may write them.
- * Each request goes through the app's routing (in-process `inject`, so no network is counted), ROUNDS
- * times (default 15) after a warm-up; the figures are medians.
+ * Each request (a page of every group, with and without members, and one group alone) goes through the
+ * app's routing (in-process `inject`, so no network is counted), ROUNDS times (default 15) after a
+ * warm-up; the figures are medians. First, each group of the page must be exactly what its own read answers.
  *
  *   npm run build && node dist/bench/scim-group-pages.js                                 # SQLite
  *   TEST_POSTGRES_URL=postgres://... node dist/bench/scim-group-pages.js                 # and PostgreSQL (a schema of its own, dropped after)
@@ -21,8 +22,6 @@ const USERS = Number(process.env.USERS ?? 10_000);
 const GROUPS = Number(process.env.GROUPS ?? 100);
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const INSERT_BATCH = 500;
-
-const REQUESTS = [`/scim/v2/Groups?count=${GROUPS}&excludedAttributes=members`, `/scim/v2/Groups?count=${GROUPS}`];
 
 /** A fixed sequence of pseudo-random numbers in [0, 1), so that every run holds the same memberships. */
 function random(seed: number): () => number {
@@ -80,21 +79,36 @@ async function measure(engine: Engine): Promise<void> {
       });
       await database.db.insertInto('users').values(rows).execute();
     }
+    const groupIds: string[] = [];
     for (let n = 0; n < GROUPS; n++) {
       const response = await app.inject({ method: 'POST', url: '/scim/v2/Groups', headers, payload: JSON.stringify({ displayName: `Team ${n}` }) });
       if (response.statusCode !== 201) throw new Error(`POST /Groups answered ${response.statusCode}: ${response.body}`);
+      groupIds.push(response.json().id);
+    }
+    const get = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: headers.authorization } });
+
+    // The figures count only if the page shows each group as its own read does.
+    for (const group of (await get(`/scim/v2/Groups?count=${GROUPS}`)).json().Resources) {
+      const read = await get(`/scim/v2/Groups/${group.id}`);
+      if (read.body !== JSON.stringify(group) || read.headers.etag !== group.meta.version)
+        throw new Error(`The page shows ${group.displayName} otherwise than GET /Groups/{id}`);
     }
 
-    for (const url of REQUESTS) {
-      const get = () => app.inject({ method: 'GET', url, headers: { authorization: headers.authorization } });
-      for (let n = 0; n < 3; n++) await get();
+    const one = `/scim/v2/Groups/${groupIds[0]}`;
+    for (const url of [
+      `/scim/v2/Groups?count=${GROUPS}&excludedAttributes=members`,
+      `/scim/v2/Groups?count=${GROUPS}`,
+      `${one}?excludedAttributes=members`,
+      one,
+    ]) {
+      for (let n = 0; n < 3; n++) await get(url);
       const times: number[] = [];
       let count = 0;
       let bytes = 0;
       for (let n = 0; n < ROUNDS; n++) {
         statements = [];
         const began = performance.now();
-        const response = await get();
+        const response = await get(url);
         times.push(performance.now() - began);
         if (response.statusCode !== 200) throw new Error(`GET ${url} answered ${response.statusCode}: ${response.body}`);
         count = statements.length;
@@ -102,7 +116,7 @@ async function measure(engine: Engine): Promise<void> {
         statements = undefined;
       }
       console.log(
-        `${engine.padEnd(8)} GET ${url.slice('/scim/v2'.length).padEnd(50)} median ${median(times).toFixed(1).padStart(7)} ms ` +
+        `${engine.padEnd(8)} GET ${url.slice('/scim/v2'.length).replace(groupIds[0]!, '{id}').padEnd(50)} median ${median(times).toFixed(1).padStart(7)} ms ` +
           `(min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}, ${ROUNDS} runs), ${count} statements, ${bytes} bytes`,
       );
     }
