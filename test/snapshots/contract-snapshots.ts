@@ -32,6 +32,7 @@ export const sqlSnapshotPath = (engine: Engine): string => `test/snapshots/sql/$
 export const absolute = (path: string): string => join(REPOSITORY, path);
 
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const SCIM_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 interface Step {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -92,6 +93,10 @@ const STEPS: Step[] = [
   { method: 'PUT', path: '/api/v5/scimattributes', body: ({ field }) => ({ title: field }), status: 204 },
   { method: 'POST', path: '/scim/v2/Users', body: () => ({ schemas: [SCIM_USER], userName: 'grace@example.com' }), status: 201 },
   { method: 'GET', path: '/scim/v2/Users?filter=userName%20eq%20%22grace%40example.com%22', status: 200 },
+  { method: 'POST', path: '/scim/v2/Groups', body: () => ({ schemas: [SCIM_GROUP], displayName: 'Engines' }), status: 201, saves: 'group' },
+  { method: 'POST', path: '/scim/v2/Groups', body: () => ({ schemas: [SCIM_GROUP], displayName: 'Looms' }), status: 201 },
+  { method: 'GET', path: '/scim/v2/Groups?excludedAttributes=members', status: 200 },
+  { method: 'GET', path: '/scim/v2/Groups/{group}', status: 200 },
   {
     method: 'POST',
     path: '/api/v5/webhooks',

@@ -227,6 +227,33 @@ select "id", "first_name", "last_name", "username", "email", "locale", "tags", "
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) and "userfield_id" in ($3);
 select "user_id", "emails" from "scim_user_emails" where "org_id" = $1 and "user_id" in ($2);
 
+-- POST /scim/v2/Groups → 201
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+begin;
+select "id", "display_name" from "scim_groups" where "org_id" = $1 and "tag_key" = $2;
+insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+commit;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+
+-- POST /scim/v2/Groups → 201
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+begin;
+select "id", "display_name" from "scim_groups" where "org_id" = $1 and "tag_key" = $2;
+insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+commit;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+
+-- GET /scim/v2/Groups?excludedAttributes=members → 200
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+select count(*) as "total" from "scim_groups" where "scim_groups"."org_id" = $1 and (1 = 1);
+select * from "scim_groups" where "scim_groups"."org_id" = $1 and (1 = 1) order by "created_date", "id" limit $2 offset $3;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (1 = 1)) order by "created_date", "id";
+
+-- GET /scim/v2/Groups/{group} → 200
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+select * from "scim_groups" where "org_id" = $1 and "id" = $2;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+
 -- POST /api/v5/webhooks → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;

@@ -192,6 +192,29 @@ select "id", "first_name", "last_name", "username", "email", "locale", "tags", "
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = ? and "user_id" in (?) and "userfield_id" in (?);
 select "user_id", "emails" from "scim_user_emails" where "org_id" = ? and "user_id" in (?);
 
+-- POST /scim/v2/Groups → 201
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select "id", "display_name" from "scim_groups" where "org_id" = ? and "tag_key" = ?;
+insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values (?, ?, ?, ?, ?, ?, ?, ?);
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = ? and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like ? escape '!') order by "created_date", "id";
+
+-- POST /scim/v2/Groups → 201
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select "id", "display_name" from "scim_groups" where "org_id" = ? and "tag_key" = ?;
+insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values (?, ?, ?, ?, ?, ?, ?, ?);
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = ? and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like ? escape '!') order by "created_date", "id";
+
+-- GET /scim/v2/Groups?excludedAttributes=members → 200
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select count(*) as "total" from "scim_groups" where "scim_groups"."org_id" = ? and (1 = 1);
+select * from "scim_groups" where "scim_groups"."org_id" = ? and (1 = 1) order by "created_date", "id" limit ? offset ?;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = ? and (users.tags is not null and (1 = 1)) order by "created_date", "id";
+
+-- GET /scim/v2/Groups/{group} → 200
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select * from "scim_groups" where "org_id" = ? and "id" = ?;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = ? and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like ? escape '!') order by "created_date", "id";
+
 -- POST /api/v5/webhooks → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 insert into "webhooks" ("org_id", "id", "url", "description", "event_types", "secret", "created_date", "updated_date", "failing_since", "disabled_date", "disabled_reason") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
