@@ -159,6 +159,7 @@ forEachEngine('SCIM /Groups', (h) => {
       ['p8', 'οδος'],
       ['p9', null],
       ['p10', 'Team_7  TEAM_7 a_B'],
+      ['p11', 'ΟΔΟΣ'],
     ];
     const ids = new Map<string, string>();
     for (const [name, tags] of people) {
@@ -187,7 +188,7 @@ forEachEngine('SCIM /Groups', (h) => {
         'Team 7x': ['p3'],
         a_b: ['p5', 'p10'],
         '100% sure': ['p5'],
-        ΟΔΟΣ: ['p7'],
+        ΟΔΟΣ: ['p7', 'p11'],
         'Nobody here': [],
       },
     );
