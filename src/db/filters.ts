@@ -18,6 +18,14 @@ export function lowerCase(text: string): string {
   return Array.from(text, (char) => String.fromCodePoint(char.toLowerCase().codePointAt(0)!)).join('');
 }
 
+/**
+ * The words `hasWord` sees in a value of its column: `hasWord(column, word)` holds exactly when they
+ * include `lowerCase(word)` (a word holds no space), so rows read once can be matched here with many words.
+ */
+export function wordsOf(value: string): string[] {
+  return lowerCase(value).split(' ');
+}
+
 /** Case-insensitive substring match. */
 export function containsText(column: string, value: string): Expression<SqlBool> {
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(lowerCase(value))}%`} escape '!'`;

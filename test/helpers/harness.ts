@@ -33,6 +33,8 @@ export class Harness {
   readonly logs: string[] = [];
   /** Every response is checked against the OpenAPI document: the document says exactly what the server does. */
   private documented!: DocumentedResponses;
+  /** Where the statements sent to the database go while `statementsOf` listens. */
+  private statements: string[] | undefined;
 
   /** `options` override the app's defaults (a small `bodyLimit`, ...). */
   constructor(
@@ -41,7 +43,7 @@ export class Harness {
   ) {}
 
   async start(): Promise<void> {
-    this.database = await createTestDatabase(this.engine);
+    this.database = await createTestDatabase(this.engine, { onStatement: (sql) => this.statements?.push(sql) });
     const logs = this.logs;
     this.app = await buildApp({
       db: this.database.db,
@@ -64,6 +66,18 @@ export class Harness {
   async stop(): Promise<void> {
     await this.app?.close();
     await this.database?.drop();
+  }
+
+  /** The statements sent to the database while `work` runs, as text without parameters. */
+  async statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+    const statements: string[] = [];
+    this.statements = statements;
+    try {
+      await work();
+    } finally {
+      this.statements = undefined;
+    }
+    return statements;
   }
 
   async createOrganization(name: string, scopes?: Scope[]): Promise<Organization> {

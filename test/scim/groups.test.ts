@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { forEachEngine } from '../helpers/harness.js';
+import { forEachEngine, type Response } from '../helpers/harness.js';
 import { GROUP_SCHEMA, PATCH_OP, ScimClient, scimError } from './scim-client.js';
 
 forEachEngine('SCIM /Groups', (h) => {
@@ -139,6 +139,90 @@ forEachEngine('SCIM /Groups', (h) => {
     );
     scimError(await client.find('Groups', 'displayName eq'), 400, 'invalidFilter');
     scimError(await client.find('Groups', 'owner eq "x"'), 400, 'invalidFilter');
+  });
+
+  it('shows each group of a page exactly as its own read does: the same members in the same order, meta.version and ETag', async () => {
+    const org = await h.createOrganization('Group pages');
+    const client = await ScimClient.of(h, org.id);
+    const names = ['Team 7', 'Team 70', 'Team 7x', 'a_b', '100% sure', 'ΟΔΟΣ', 'Nobody here'];
+    const groups = new Map<string, string>();
+    for (const name of names) groups.set(name, await client.createGroup({ displayName: name }));
+    // A tag matches as a whole word, whatever its case, with LIKE's wildcards taken literally and Σ folded to σ.
+    const people: [string, string | null][] = [
+      ['p1', 'Team_7 staff'],
+      ['p2', 'team_70 TEAM_7'],
+      ['p3', 'Team_7x'],
+      ['p4', 'axb Team_7y'],
+      ['p5', 'a_b 100%_sure'],
+      ['p6', '100x_sure'],
+      ['p7', 'οδοσ'],
+      ['p8', 'οδος'],
+      ['p9', null],
+      ['p10', 'Team_7  TEAM_7 a_B'],
+      ['p11', 'ΟΔΟΣ'],
+    ];
+    const ids = new Map<string, string>();
+    for (const [name, tags] of people) {
+      const id = await client.createUser({ userName: `${name}@pages.example` });
+      // Written as stored, so that a word twice, in two cases, or after two spaces is tried too.
+      await h.database.db.updateTable('users').set({ tags }).where('id', '=', id).execute();
+      ids.set(id, name);
+    }
+    // Another organization's people with the same tags are no one's members here.
+    const stranger = await ScimClient.of(h, (await h.createOrganization('Same tags')).id);
+    await h.database.db
+      .updateTable('users')
+      .set({ tags: 'Team_7 a_b' })
+      .where('id', '=', await stranger.createUser({ userName: 'p1@pages.example' }))
+      .execute();
+
+    const page = (await client.get('/Groups?count=20')).json().Resources;
+    const lean = (await client.get('/Groups?count=20&excludedAttributes=members')).json().Resources;
+    const searched = (await client.request('POST', '/Groups/.search', { count: 20 })).json().Resources;
+    const membersOf = (group: { members?: { value: string }[] }) => (group.members ?? []).map((member) => ids.get(member.value));
+    assert.deepEqual(
+      Object.fromEntries(page.map((group: { displayName: string; members?: { value: string }[] }) => [group.displayName, membersOf(group)])),
+      {
+        'Team 7': ['p1', 'p2', 'p10'],
+        'Team 70': ['p2'],
+        'Team 7x': ['p3'],
+        a_b: ['p5', 'p10'],
+        '100% sure': ['p5'],
+        ΟΔΟΣ: ['p7', 'p11'],
+        'Nobody here': [],
+      },
+    );
+    assert.equal(JSON.stringify(searched), JSON.stringify(page));
+    for (const [index, group] of page.entries()) {
+      const read = await client.get(`/Groups/${group.id}`);
+      assert.equal(JSON.stringify(group), JSON.stringify(read.json()), group.displayName);
+      assert.equal(read.headers.etag, group.meta.version);
+      assert.equal(lean[index].meta.version, group.meta.version);
+      assert.equal(lean[index].members, undefined);
+      // v5's tag filter, which matches in SQL, finds the same people.
+      const tag = group.displayName.replace(/[\s,]+/g, '_');
+      const tagged = (await h.get('users', { token: org.token, query: { tags: tag } }))
+        .json()
+        .results.map((user: { id: string }) => ids.get(user.id));
+      assert.deepEqual(membersOf(group).sort(), tagged.sort(), group.displayName);
+    }
+  });
+
+  it('reads a page of groups, members and all, in a few statements, not one a group', async () => {
+    const org = await h.createOrganization('Many groups');
+    const client = await ScimClient.of(h, org.id);
+    const member = await client.createUser({ userName: 'everywhere@pages.example' });
+    for (let n = 0; n < 20; n++) await client.createGroup({ displayName: `Group ${n}`, members: n % 2 ? [{ value: member }] : [] });
+    for (const read of [
+      () => client.get('/Groups?count=20'),
+      () => client.get('/Groups?count=20&excludedAttributes=members'),
+      () => client.request('POST', '/Groups/.search', { count: 20, excludedAttributes: ['members'] }),
+    ]) {
+      let response: Response | undefined;
+      const statements = await h.statementsOf(async () => (response = await read()));
+      assert.equal(response?.json().Resources.length, 20);
+      assert.ok(statements.length < 8, `${statements.length} statements for a page of 20 groups:\n${statements.join('\n')}`);
+    }
   });
 
   it('refuses attribute names every object inherits (__proto__, constructor) as any unknown attribute: invalidFilter', async () => {

@@ -32,6 +32,7 @@ export const sqlSnapshotPath = (engine: Engine): string => `test/snapshots/sql/$
 export const absolute = (path: string): string => join(REPOSITORY, path);
 
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const SCIM_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 interface Step {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -109,6 +110,15 @@ const STEPS: Step[] = [
     status: 202,
   },
   { method: 'GET', path: '/api/v5/events?limit=5', status: 200 },
+  { method: 'POST', path: '/scim/v2/Groups', body: () => ({ schemas: [SCIM_GROUP], displayName: 'Engines' }), status: 201, saves: 'group' },
+  {
+    method: 'POST',
+    path: '/scim/v2/Groups',
+    body: ({ user }) => ({ schemas: [SCIM_GROUP], displayName: 'Looms', members: [{ value: user }] }),
+    status: 201,
+  },
+  { method: 'GET', path: '/scim/v2/Groups?excludedAttributes=members', status: 200 },
+  { method: 'GET', path: '/scim/v2/Groups/{group}', status: 200 },
   { method: 'DELETE', path: '/api/v5/userfields/{field}', status: 204 },
   { method: 'DELETE', path: '/api/v5/offerings/{offering}', status: 400 },
   { method: 'DELETE', path: '/api/v5/users/{user}', status: 204 },

@@ -57,9 +57,9 @@ export function scimUsersRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** The users' ids and tags, for a group's member list (ids and names only). */
+    /** The users' ids, names and tags, in creation order, for groups' member lists. */
     async members(orgId: string, condition: Condition) {
-      return matching(orgId, condition).select(['id', 'username', 'email']).orderBy('created_date').orderBy('id').execute();
+      return matching(orgId, condition).select(['id', 'username', 'email', 'tags']).orderBy('created_date').orderBy('id').execute();
     },
 
     /** The listed users (at most a statement's batch), in id order, their rows locked until the transaction ends. */

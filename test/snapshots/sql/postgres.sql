@@ -290,6 +290,39 @@ with ranked as (
 commit;
 select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = $1 and "position" > $2 order by "position" limit $3;
 
+-- POST /scim/v2/Groups → 201
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+begin;
+select "id", "display_name" from "scim_groups" where "org_id" = $1 and "tag_key" = $2;
+insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+commit;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+
+-- POST /scim/v2/Groups → 201
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+begin;
+select "id", "display_name" from "scim_groups" where "org_id" = $1 and "tag_key" = $2;
+insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
+update "users" set "tags" = $1, "updated_date" = $2 where "org_id" = $3 and "id" in ($4);
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
+select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
+update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
+commit;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+
+-- GET /scim/v2/Groups?excludedAttributes=members → 200
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+select count(*) as "total" from "scim_groups" where "scim_groups"."org_id" = $1 and (1 = 1);
+select * from "scim_groups" where "scim_groups"."org_id" = $1 and (1 = 1) order by "created_date", "id" limit $2 offset $3;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (1 = 1)) order by "created_date", "id";
+
+-- GET /scim/v2/Groups/{group} → 200
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+select * from "scim_groups" where "org_id" = $1 and "id" = $2;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+
 -- DELETE /api/v5/userfields/{field} → 204
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;

@@ -231,6 +231,36 @@ update "webhook_deliveries" as "d" set "next_attempt_at" = ? where "d"."org_id" 
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = ? and "seq" > ? order by "seq" limit ?;
 
+-- POST /scim/v2/Groups → 201
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select "id", "display_name" from "scim_groups" where "org_id" = ? and "tag_key" = ?;
+insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values (?, ?, ?, ?, ?, ?, ?, ?);
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = ? and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like ? escape '!') order by "created_date", "id";
+
+-- POST /scim/v2/Groups → 201
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select "id", "display_name" from "scim_groups" where "org_id" = ? and "tag_key" = ?;
+insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values (?, ?, ?, ?, ?, ?, ?, ?);
+select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" in (?) order by "id";
+update "users" set "tags" = ?, "updated_date" = ? where "org_id" = ? and "id" in (?);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
+select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
+select max("seq") as "last" from "webhook_deliveries";
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date", "seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+update "webhook_deliveries" as "d" set "next_attempt_at" = ? where "d"."org_id" = ? and "d"."id" in (?) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = ? and "earlier"."seq" < "d"."seq");
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = ? and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like ? escape '!') order by "created_date", "id";
+
+-- GET /scim/v2/Groups?excludedAttributes=members → 200
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select count(*) as "total" from "scim_groups" where "scim_groups"."org_id" = ? and (1 = 1);
+select * from "scim_groups" where "scim_groups"."org_id" = ? and (1 = 1) order by "created_date", "id" limit ? offset ?;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = ? and (users.tags is not null and (1 = 1)) order by "created_date", "id";
+
+-- GET /scim/v2/Groups/{group} → 200
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select * from "scim_groups" where "org_id" = ? and "id" = ?;
+select "id", "username", "email", "tags" from "users" where "users"."org_id" = ? and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like ? escape '!') order by "created_date", "id";
+
 -- DELETE /api/v5/userfields/{field} → 204
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "f"."id" = ?;
