@@ -20,10 +20,11 @@ const WRITERS = 4;
 /** PostgreSQL's target for the API's writes during an import. */
 const P99_TARGET_MS = 50;
 /**
- * The target means something only on a machine quiet enough that the API alone stays well under
- * it (4 ms at p99 on a quiet one); a machine shared with other work is told apart by that.
+ * The target means something only on a machine quiet enough that the API alone stays well under it
+ * (9-15 ms at p99 on a quiet 2-core one, where the import roughly triples it); on a machine shared
+ * with other work, told apart by that, the figures are reported and not judged.
  */
-const QUIET_P99_MS = P99_TARGET_MS / 2;
+const QUIET_P99_MS = 15;
 /** How the API server's PostgreSQL connections are told apart from the import's and this test's. */
 const API_CONNECTIONS = 'import-latency-api';
 
@@ -207,21 +208,16 @@ for (const engine of ALL_ENGINES) {
       }
     });
 
-    // PostgreSQL's target, at its edge on a quiet 2-core machine (p99 33-55 ms in six runs, five under it)
-    // and missed on a busy one: reported as a todo, not failed, until the import leaves the API more room.
+    // PostgreSQL's target (on a quiet 2-core machine, p99 25-43 ms during the import in five runs).
     if (engine === 'postgres') {
-      it(
-        `answers API creates at p99 under ${P99_TARGET_MS} ms during the import, on a machine quiet enough to tell`,
-        { todo: `p99 under ${P99_TARGET_MS} ms during an import is not met reliably yet on PostgreSQL` },
-        (t) => {
-          assert.ok(latency, 'measured by the test above');
-          if (latency.alone >= QUIET_P99_MS) {
-            t.diagnostic(`not checked: the API alone answered at p99 in ${latency.alone.toFixed(1)} ms on this machine`);
-            return;
-          }
-          assert.ok(latency.during < P99_TARGET_MS, `p99 of API creates during the import under ${P99_TARGET_MS} ms: ${latency.figures}`);
-        },
-      );
+      it(`answers API creates at p99 under ${P99_TARGET_MS} ms during the import, on a machine quiet enough to tell`, (t) => {
+        assert.ok(latency, 'measured by the test above');
+        if (latency.alone >= QUIET_P99_MS) {
+          t.diagnostic(`not checked: the API alone answered at p99 in ${latency.alone.toFixed(1)} ms on this machine`);
+          return;
+        }
+        assert.ok(latency.during < P99_TARGET_MS, `p99 of API creates during the import under ${P99_TARGET_MS} ms: ${latency.figures}`);
+      });
     }
   });
 }
