@@ -61,24 +61,7 @@ function patchWithKeys(patch: UserPatch) {
 const findUser = compiledOnce(2, (db, orgId, id) => db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id));
 /** Users of one organization by their ids (an array bound as one parameter): the lookups of a turn, gathered. */
 /** Every column of a user's row, in the order `insertUser` binds them. */
-const USER_COLUMNS = [
-  'org_id',
-  'id',
-  'first_name',
-  'last_name',
-  'username',
-  'username_key',
-  'email',
-  'email_key',
-  'password_hash',
-  'locale',
-  'tags',
-  'created_date',
-  'updated_date',
-  'last_login_date',
-  'active',
-  'external_id',
-] as const satisfies readonly (keyof UsersTable)[];
+const USER_COLUMNS = ['org_id', ...VISIBLE_COLUMNS, 'username_key', 'email_key', 'password_hash'] as const satisfies readonly (keyof UsersTable)[];
 
 /** A new user's row: on every POST /users, so compiled once (and a named statement on PostgreSQL). */
 const insertUser = compiledOnce(USER_COLUMNS.length, (db, ...values) =>

@@ -5,7 +5,7 @@
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 begin;
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "username_key", "email", "email_key", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
+insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "username_key", "email_key", "password_hash") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
@@ -211,7 +211,7 @@ update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = 
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
 begin;
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "username_key", "email", "email_key", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
+insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "username_key", "email_key", "password_hash") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;

@@ -5,7 +5,7 @@
 -- POST /api/v5/users → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "username_key", "email", "email_key", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "username_key", "email_key", "password_hash") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 
@@ -176,7 +176,7 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 select * from "scim_attribute_mappings" where "org_id" = ? order by "attribute_key";
 select * from "userfields" where "org_id" = ? and "id" in (?);
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "username_key", "email", "email_key", "password_hash", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "username_key", "email_key", "password_hash") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values (?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
