@@ -165,10 +165,15 @@ export async function importUsers(db: Kysely<Database>, caller: Caller, bytes: U
     // Users the sync holds deactivated are written again when back in the file, even unchanged (reactivated
     // through the API meanwhile), so that their record says they are not deactivated any more.
     const alreadyManaged = new Set([...managed].filter(([, user]) => !user.deactivated).map(([id]) => id));
+    let creatingBatches = 0;
     for (let start = 0; start < writes.length; start += ROWS_PER_BATCH) {
       const batch = writes.slice(start, start + ROWS_PER_BATCH);
       if (batch.some((write) => !write.unchanged || !alreadyManaged.has(write.row.existingId!)))
         await writeBatch(db, caller, batch, start, alreadyManaged);
+      // Tables that grow many times over keep the plans made when they were small (PostgreSQL's foreign
+      // key checks scanned every user of the organization, once per new value, when the first import
+      // started on empty tables): the statistics are refreshed each time the new users have doubled.
+      if (batch.some((write) => !write.row.existingId) && isPowerOfTwo(++creatingBatches)) await analyze(db, ['users', 'userfield_values']);
       writing.increment(batch.length);
     }
     for (let start = 0; start < missing.length; start += ROWS_PER_BATCH) {
@@ -187,3 +192,5 @@ export async function importUsers(db: Kysely<Database>, caller: Caller, bytes: U
   if (summary.created + summary.updated > 0) await analyze(db, ['users', 'userfield_values']);
   return { summary };
 }
+
+const isPowerOfTwo = (n: number) => (n & (n - 1)) === 0;
