@@ -93,10 +93,12 @@ const DATA_DEPENDENT: Refusal[] = [
     fieldError: /^(userId: The user is deactivated|offeringId: The offering is not open for registration)/,
   },
   {
-    reason: 'state: a status other than ejected is set by a grade (the current one changes nothing), and a graded registration is not ejected',
+    reason:
+      'state: a status other than ejected is set by a grade (the current one changes nothing), a graded registration is not ejected, nor one ejected already',
     operations: /^PUT \/registrations\/:id$/,
     status: 400,
-    fieldError: /^status: (can only be set to "ejected"|eject status not available after the registration has been graded)/,
+    fieldError:
+      /^status: (can only be set to "ejected"|eject status not available after the registration has been graded|the registration is already ejected)/,
   },
   {
     reason: 'state: the custom agreement (the path names it) is always required',
