@@ -17,7 +17,7 @@ export async function updatedDateWatermark(db: Kysely<Database>, orgId: string):
   if (!isPostgres(db)) return keptNewestCommittedTimestamp(db, orgId);
   // Only the primary knows its running transactions; a replica may serve the list that follows once it
   // has replayed everything committed by now.
-  const watermark = await onPrimary(() => oldestTransactionStart(db));
+  const watermark = await onPrimary(() => sharedOldestTransactionStart(db));
   if (currentReadRoute()?.replica) requireReplayOf(await primaryLsn(db));
   return watermark;
 }
@@ -40,6 +40,26 @@ async function oldestTransactionStart(db: Kysely<Database>): Promise<string> {
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend'`.execute(db);
   return rows[0]?.watermark ?? START_OF_TIME;
+}
+
+/** The reading of `oldestTransactionStart` under way on each handle. */
+const readings = new WeakMap<Kysely<Database>, Promise<string>>();
+
+/**
+ * `oldestTransactionStart`, one statement for the lists that ask while it runs: it is the same for
+ * every organization, and a reading taken before a list asked is as good as its own, since the list
+ * is read after it either way. A write that began before the reading is either running at it (and
+ * counted) or visible to the list; one that began after it took its timestamps after the reading's
+ * own transaction began, so no earlier than the watermark. Under load, a statement (a write to
+ * PostgreSQL's socket and a wake-up of a backend) for many lists instead of one each.
+ */
+function sharedOldestTransactionStart(db: Kysely<Database>): Promise<string> {
+  let reading = readings.get(db);
+  if (!reading) {
+    reading = oldestTransactionStart(db).finally(() => readings.delete(db));
+    readings.set(db, reading);
+  }
+  return reading;
 }
 
 /** Tables whose rows carry when they last changed, with that column. */
