@@ -28,7 +28,10 @@ for (const engine of ENGINES) {
         return;
       }
       // SQLite: nothing committed since the first reading, so it stands.
-      assert.deepEqual(together, Array.from({ length: 8 }, () => first));
+      assert.deepEqual(
+        together,
+        Array.from({ length: 8 }, () => first),
+      );
       assert.equal(readings(), 0);
       await seedUsers(database.db, orgId, 1);
       statements.length = 0;
