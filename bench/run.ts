@@ -365,13 +365,17 @@ function writeProfile(
 ): void {
   const text = `${scenario.title} on ${engine}, ${target}: ${Math.round(round.rps)} req/s during the profile, ${seconds} s at ${connections} connections\n\n${formatSummary(summary)}\n`;
   writeFileSync(path.join(profileDir, `${name}.txt`), text);
-  writeFileSync(path.join(profileDir, `${name}.json`), `${JSON.stringify({ scenario: scenario.id, engine, target, rps: round.rps, ...summary }, null, 2)}\n`);
+  writeFileSync(
+    path.join(profileDir, `${name}.json`),
+    `${JSON.stringify({ scenario: scenario.id, engine, target, rps: round.rps, ...summary }, null, 2)}\n`,
+  );
   console.log(`\n${text}`);
 }
 
 /** Each profiled target's busy time per request (µs), in all and by module group, side by side. */
 function busyTimeTable(title: string, engine: Engine, profiled: { name: string; summary: ProfileSummary; rps: number }[]): string {
-  const perRequest = ({ summary, rps }: (typeof profiled)[number]) => ((summary.windowMs * 1000) * (1 - summary.idlePercent / 100)) / (rps * (summary.windowMs / 1000));
+  const perRequest = ({ summary, rps }: (typeof profiled)[number]) =>
+    (summary.windowMs * 1000 * (1 - summary.idlePercent / 100)) / (rps * (summary.windowMs / 1000));
   const groups = [...new Set(profiled.flatMap(({ summary }) => summary.groups.map((group) => group.name)))];
   const width = Math.max(...groups.map((group) => group.length));
   const cell = (value: number) => value.toFixed(1).padStart(18);
@@ -381,7 +385,9 @@ function busyTimeTable(title: string, engine: Engine, profiled: { name: string; 
     `${'all'.padEnd(width)}${profiled.map((target) => cell(perRequest(target))).join('')}`,
   ];
   for (const group of groups) {
-    const shares = profiled.map((target) => (perRequest(target) * (target.summary.groups.find((share) => share.name === group)?.selfPercent ?? 0)) / 100);
+    const shares = profiled.map(
+      (target) => (perRequest(target) * (target.summary.groups.find((share) => share.name === group)?.selfPercent ?? 0)) / 100,
+    );
     if (shares.every((share) => share < 0.05)) continue;
     lines.push(`${group.padEnd(width)}${shares.map(cell).join('')}`);
   }
