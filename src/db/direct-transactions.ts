@@ -12,6 +12,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type { StatementObserver } from './direct-statements.js';
+import type { ResilientClient } from './postgres-pool.js';
 
 /** Runs `work` in a transaction of its own: begun before, committed after, rolled back when it fails. */
 export type TransactionRunner = <T>(work: (trx: Transaction<any>) => Promise<T>) => Promise<T>;
@@ -72,6 +73,29 @@ export function directTransactions(
     connections.set(trx, connection);
     let begun = false;
     try {
+      // Pipelined, the work's first statement goes out with the BEGIN; otherwise the BEGIN is answered first.
+      const begin = connection.beginPipelined();
+      if (begin) {
+        // Failed, the BEGIN fails the statements behind it; its own error is the one that tells why.
+        const began = begin.then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        const done = work(trx);
+        // Answered below, once the BEGIN's outcome is known: not an unhandled rejection meanwhile.
+        done.catch(() => undefined);
+        const failed = await began;
+        if (failed) {
+          // Its statements are answered (failed) before the connection goes back.
+          await done.catch(() => undefined);
+          throw failed;
+        }
+        begun = true;
+        const result = await done;
+        await connection.query('commit', []);
+        connection.end('committed');
+        return result;
+      }
       await connection.query('begin', []);
       begun = true;
       const result = await work(trx);
@@ -92,10 +116,12 @@ export function directTransactions(
 
 /**
  * A transaction's connection. Its statements run one after the other, as on Kysely's connection of
- * a transaction: one sent while another runs waits for it.
+ * a transaction: one sent while another runs waits for it, unless the connection pipelines (then
+ * they are sent at once, and answered in order).
  */
 export class DirectConnection implements DatabaseConnection {
   #running: Promise<unknown> | undefined;
+  #pipelined = false;
   #ended: string | undefined;
 
   constructor(
@@ -103,8 +129,19 @@ export class DirectConnection implements DatabaseConnection {
     private readonly observe: StatementObserver | undefined,
   ) {}
 
+  /** `begin` sent without waiting for its answer, when the pool's connection can (postgres-pool.ts); else undefined. */
+  beginPipelined(): Promise<PostgresQueryResult<object>> | undefined {
+    const client = this.client as PostgresPoolClient & Partial<Pick<ResilientClient, 'beginPipelined'>>;
+    const started = this.observe && performance.now();
+    const begin = client.beginPipelined?.();
+    if (!begin) return undefined;
+    this.#pipelined = true;
+    return this.observe ? this.#observed('begin', started!, begin) : begin;
+  }
+
   /** Runs `sql` on the transaction's connection once the statement running (if any) is done. */
   query(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<object>> {
+    if (this.#pipelined) return this.#send(sql, parameters);
     const running = this.#running;
     if (running) {
       const next = () => this.query(sql, parameters);
@@ -121,10 +158,13 @@ export class DirectConnection implements DatabaseConnection {
 
   #send(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<object>> {
     if (this.#ended) return Promise.reject(new Error(`Transaction is already ${this.#ended}`));
-    const observe = this.observe;
-    if (!observe) return this.client.query<object>(sql, parameters);
-    const started = performance.now();
-    return this.client.query<object>(sql, parameters).then(
+    if (!this.observe) return this.client.query<object>(sql, parameters);
+    return this.#observed(sql, performance.now(), this.client.query<object>(sql, parameters));
+  }
+
+  #observed(sql: string, started: number, sent: Promise<PostgresQueryResult<object>>): Promise<PostgresQueryResult<object>> {
+    const observe = this.observe!;
+    return sent.then(
       (result) => {
         observe(sql, performance.now() - started, false);
         return result;
