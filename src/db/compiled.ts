@@ -73,7 +73,8 @@ export function compiledOnce<R>(
     const connection = transactionConnectionOf(db);
     if (connection) {
       const { query, positions } = compiledFor(db);
-      return connection.query(query.sql, positions.map((position) => values[position])).then((result) => result.rows as R[]);
+      const parameters = positions.map((position) => values[position]);
+      return connection.query(query.sql, parameters).then((result) => result.rows as R[]);
     }
     const runner = directRunnerOf(db);
     const fast = runner && directFor(db, runner);

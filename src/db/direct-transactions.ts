@@ -73,32 +73,11 @@ export function directTransactions(
     connections.set(trx, connection);
     let begun = false;
     try {
-      // Pipelined, the work's first statement goes out with the BEGIN; otherwise the BEGIN is answered first.
-      const begin = connection.beginPipelined();
-      if (begin) {
-        // Failed, the BEGIN fails the statements behind it; its own error is the one that tells why.
-        const began = begin.then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-        const done = work(trx);
-        // Answered below, once the BEGIN's outcome is known: not an unhandled rejection meanwhile.
-        done.catch(() => undefined);
-        const failed = await began;
-        if (failed) {
-          // Its statements are answered (failed) before the connection goes back.
-          await done.catch(() => undefined);
-          throw failed;
-        }
-        begun = true;
-        const result = await done;
-        await connection.query('commit', []);
-        connection.end('committed');
-        return result;
-      }
-      await connection.query('begin', []);
-      begun = true;
-      const result = await work(trx);
+      const result = await afterBegin(
+        connection,
+        () => work(trx),
+        () => (begun = true),
+      );
       await connection.query('commit', []);
       connection.end('committed');
       return result;
@@ -112,6 +91,34 @@ export function directTransactions(
       connection.release();
     }
   };
+}
+
+/**
+ * `work`'s result, a BEGIN sent before it (`begun` called once it is answered). Pipelined, the
+ * work's first statement goes out with the BEGIN; otherwise the BEGIN is answered first.
+ */
+async function afterBegin<T>(connection: DirectConnection, work: () => Promise<T>, begun: () => void): Promise<T> {
+  const pipelined = connection.beginPipelined();
+  if (!pipelined) {
+    await connection.query('begin', []);
+    begun();
+    return work();
+  }
+  const began = pipelined.then(
+    () => true,
+    () => false,
+  );
+  const done = work();
+  // Answered below, once the BEGIN's outcome is known: not an unhandled rejection meanwhile.
+  done.catch(() => undefined);
+  if (!(await began)) {
+    // A failed BEGIN fails the statements behind it, answered before the connection goes back; its
+    // own error is the one that tells why.
+    await done.catch(() => undefined);
+    return pipelined.then(() => done);
+  }
+  begun();
+  return done;
 }
 
 /**
@@ -179,8 +186,7 @@ export class DirectConnection implements DatabaseConnection {
   /** As Kysely's PostgreSQL connection answers. */
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     return this.query(compiledQuery.sql, compiledQuery.parameters).then(({ command, rowCount, rows }) => ({
-      numAffectedRows:
-        command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE' ? BigInt(rowCount) : undefined,
+      numAffectedRows: command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE' ? BigInt(rowCount) : undefined,
       rows: (rows ?? []) as R[],
     }));
   }
