@@ -66,6 +66,11 @@ export function beforeCommit(trx: Kysely<Database>, step: BeforeCommit): void {
   unit.steps.push(step);
 }
 
+/** Whether `trx` runs a nested unit of work now (a savepoint is open): what it writes is undone if the savepoint rolls back. */
+export function inSavepoint(trx: Kysely<Database>): boolean {
+  return (units.get(trx)?.savepoints.length ?? 0) > 0;
+}
+
 /**
  * Registers what to undo in memory (an event recorded, not yet written) should the savepoint of the
  * innermost nested unit of work roll back. Outside a nested unit there is nothing to do: the

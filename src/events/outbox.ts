@@ -4,7 +4,7 @@ import { compiledOnce } from '../db/compiled.js';
 import { isPostgres } from '../db/locking.js';
 import type { ShiftedRow } from '../db/dense-order.js';
 import type { Database } from '../db/schema.js';
-import { beforeCommit, onRollback } from '../db/unit-of-work.js';
+import { beforeCommit, inSavepoint, onRollback } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
 import type { EventDataOf, EventPayload, EventType } from './event-types.js';
@@ -141,10 +141,11 @@ const ROWS_PER_INSERT = 1000;
  * and forgets them (a later event is still written before the commit). For a unit whose change is
  * one statement: its event's statement can then be sent before the change is answered, in the same
  * round trip on PostgreSQL (direct-transactions.ts); a change that fails leaves the transaction
- * aborted, which fails the event's statement too, and the unit rolls back.
+ * aborted, which fails the event's statement too, and the unit rolls back. Inside a nested unit it
+ * writes nothing: a rollback to its savepoint would take the enclosing unit's events with it.
  */
 export function writeRecordedEvents(trx: Transaction<Database>): Promise<void> {
-  return writeEvents(trx);
+  return inSavepoint(trx) ? Promise.resolve() : writeEvents(trx);
 }
 
 /**

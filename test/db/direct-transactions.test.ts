@@ -5,6 +5,9 @@ import { compiledOnce } from '../../src/db/compiled.js';
 import { transactionRunnerOf } from '../../src/db/direct-statements.js';
 import type { Database } from '../../src/db/schema.js';
 import { beforeCommit, inTransaction } from '../../src/db/unit-of-work.js';
+import { recordEvent } from '../../src/events/outbox.js';
+import { usersService } from '../../src/resources/users/users.service.js';
+import type { Caller } from '../../src/auth/caller.js';
 import { ENGINES, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 const insertRow = compiledOnce(3, (db, id, name, createdDate) => db.insertInto('organizations').values({ id, name, created_date: createdDate }));
@@ -66,6 +69,25 @@ for (const engine of ENGINES) {
         (await organizations(database.db)).filter((id) => id.startsWith('c')),
         ['c1', 'c3'],
       );
+    });
+
+    it('a create writes its event with its insert, and inside an enclosing unit one that fails keeps that unit’s events', async () => {
+      await insertOrganization(database.db, 'f1');
+      const caller: Caller = { orgId: 'f1', tokenId: 'token', scopes: [] };
+      const eventTypes = async () =>
+        (await database.db.selectFrom('events').select('type').where('org_id', '=', 'f1').orderBy('created_date').execute()).map((row) => row.type);
+      await usersService(database.db).create(caller, { email: 'first@example.com' });
+      await assert.rejects(usersService(database.db).create(caller, { email: 'first@example.com' }), /in use|Conflict/i);
+      assert.deepEqual(await eventTypes(), ['user.created']);
+      await inTransaction(database.db, async (trx) => {
+        await usersService(trx).create(caller, { email: 'second@example.com' });
+        recordEvent(trx, 'f1', 'user.deleted', { id: 'gone', email: 'gone@example.com' } as never);
+        // Refused (the email is taken): rolled back to its savepoint, the enclosing unit's events stay recorded.
+        await assert.rejects(usersService(trx).create(caller, { email: 'first@example.com' }));
+      });
+      assert.deepEqual((await eventTypes()).sort(), ['user.created', 'user.created', 'user.deleted']);
+      const emails = await database.db.selectFrom('users').select('email').where('org_id', '=', 'f1').orderBy('email').execute();
+      assert.deepEqual(emails, [{ email: 'first@example.com' }, { email: 'second@example.com' }]);
     });
 
     if (engine === 'postgres') {
