@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
-import type { TransactionRunner } from './direct-transactions.js';
 
 /**
  * The rows of one run of a statement on the driver itself; undefined when it cannot run so now (a
@@ -27,27 +26,13 @@ const runners = new WeakMap<Kysely<any>, DirectRunner>();
 /** The handles whose lookups by id are gathered into one statement per turn (coalesced.ts). */
 const coalescing = new WeakSet<Kysely<any>>();
 
-/** The handles whose units of work run their transactions on the driver directly (direct-transactions.ts). */
-const transactionRunners = new WeakMap<Kysely<any>, TransactionRunner>();
-
 /**
  * From now on, the statements `compiledOnce` runs on `db` itself (not a transaction of it) may go
- * through `runner`; with `coalesce`, lookups by id made on it in one turn share a statement; with
- * `transactions`, the units of work begun on it (unit-of-work.ts) run their transactions there.
+ * through `runner`; with `coalesce`, lookups by id made on it in one turn share a statement.
  */
-export function runDirectly(
-  db: Kysely<any>,
-  runner: DirectRunner,
-  options: { observe?: StatementObserver; coalesce?: boolean; transactions?: TransactionRunner } = {},
-): void {
+export function runDirectly(db: Kysely<any>, runner: DirectRunner, options: { observe?: StatementObserver; coalesce?: boolean } = {}): void {
   runners.set(db, options.observe ? observed(runner, options.observe) : runner);
   if (options.coalesce) coalescing.add(db);
-  if (options.transactions) transactionRunners.set(db, options.transactions);
-}
-
-/** How the units of work begun on `db` itself run their transaction, when not through Kysely's. */
-export function transactionRunnerOf(db: Kysely<any>): TransactionRunner | undefined {
-  return transactionRunners.get(db);
 }
 
 /** Whether lookups by id made on `db` itself are gathered (coalesced.ts). */

@@ -17,6 +17,14 @@ import type { ResilientClient } from './postgres-pool.js';
 /** Runs `work` in a transaction of its own: begun before, committed after, rolled back when it fails. */
 export type TransactionRunner = <T>(work: (trx: Transaction<any>) => Promise<T>) => Promise<T>;
 
+/** The handles whose units of work run their transactions on the driver directly. */
+const runners = new WeakMap<Kysely<any>, TransactionRunner>();
+
+/** How the units of work begun on `db` itself (unit-of-work.ts) run their transaction, when not through Kysely's. */
+export function transactionRunnerOf(db: Kysely<any>): TransactionRunner | undefined {
+  return runners.get(db);
+}
+
 /** The connection of each transaction a runner made, by its Kysely instance (not those `withPlugin` derives from it). */
 const connections = new WeakMap<Kysely<any>, DirectConnection>();
 
@@ -47,7 +55,7 @@ function refuse(): Promise<never> {
 }
 
 /**
- * PostgreSQL transactions on the pool's connection itself, without Kysely's executor: one connection
+ * From now on, the units of work begun on `db` run their transactions on the pool's connection itself, without Kysely's executor: one connection
  * checked out of `pool` (the same wrapper, named statements, broken-connection handling and read
  * routing as Kysely's path), `begin`, the work, `commit` (or `rollback` when the work or the commit
  * failed), each sent straight to it, and the connection released. The work gets a Kysely
@@ -57,12 +65,8 @@ function refuse(): Promise<never> {
  * statement (its connection provider, the result transforms of its plugins, a dozen promises) is
  * left out of the units of work that take only compiled statements, as a create does.
  */
-export function directTransactions(
-  pool: PostgresPool,
-  db: Kysely<any>,
-  props: { config: KyselyConfig; observe?: StatementObserver },
-): TransactionRunner {
-  return async (work) => {
+export function runTransactionsDirectly(pool: PostgresPool, db: Kysely<any>, props: { config: KyselyConfig; observe?: StatementObserver }): void {
+  runners.set(db, async (work) => {
     const connection = new DirectConnection(await pool.connect(), props.observe);
     const trx = new Transaction<any>({
       config: props.config,
@@ -90,7 +94,7 @@ export function directTransactions(
     } finally {
       connection.release();
     }
-  };
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { transactionRunnerOf } from './direct-statements.js';
+import { transactionRunnerOf } from './direct-transactions.js';
 import type { Database } from './schema.js';
 
 /** Work that a unit of work runs last, just before its transaction commits (the outbox's event rows). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import { compiledOnce } from '../../src/db/compiled.js';
-import { transactionRunnerOf } from '../../src/db/direct-statements.js';
+import { transactionRunnerOf } from '../../src/db/direct-transactions.js';
 import type { Database } from '../../src/db/schema.js';
 import { beforeCommit, inTransaction } from '../../src/db/unit-of-work.js';
 import { recordEvent } from '../../src/events/outbox.js';
