@@ -7,7 +7,7 @@ export type Engine = 'sqlite' | 'postgres';
 export interface BenchOptions {
   help: boolean;
   quick: boolean;
-  /** CPU profiles of the server under load instead of the table. */
+  /** CPU profiles of the server and the references under load instead of the table. */
   profile: boolean;
   engines: Engine[];
   scenarios: string[];
@@ -33,7 +33,8 @@ PostgreSQL joins when BENCH_POSTGRES_URL names a database of your own (datasets 
 Options:
   --quick                 SQLite, 10,000 users, 3 short rounds: under two minutes once the dataset is cached
   --profile               CPU profiles of the server under load (GET /users/{id}, GET /users?limit=100,
-                          POST /users) instead of the table; written to bench/results/profiles/
+                          POST /users), then of each reference under the same load, instead of the
+                          table; written to bench/results/profiles/ with a side-by-side table
   --engine <list>         sqlite, postgres or both (default: sqlite, and postgres when BENCH_POSTGRES_URL is set)
   --scenario <list>       scenario ids, comma-separated (default: all)
   --connections <n>       concurrent keep-alive connections (default 50)

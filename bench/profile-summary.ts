@@ -58,6 +58,8 @@ const GROUPS: [string, RegExp][] = [
   ['better-sqlite3 (JS side)', /\/node_modules\/better-sqlite3\//],
   ['pg driver', /\/node_modules\/(pg|pg-protocol|pg-pool|pg-types|pg-connection-string|postgres-[a-z]+|pgpass|split2)\//],
   ['other dependencies', /\/node_modules\//],
+  // A reference server's own code; its statements (native calls) count as its self time.
+  ['reference: its code and statements', /\/dist\/bench\//],
   ['ours: authenticate (token check)', /\/dist\/src\/(plugins\/authentication|resources\/tokens\/)/],
   ['ours: database layer', /\/dist\/src\/db\//],
   ['ours: plugins (protocol, errors, request id, logging)', /\/dist\/src\/plugins\//],

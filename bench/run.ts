@@ -16,7 +16,7 @@ import type { FloorAnswer, HashRate } from './floor-server.js';
 import type { LoadJob, LoadResult } from './load-generator.js';
 import { parseOptions, USAGE, type BenchOptions, type Engine } from './options.js';
 import { cpuSeconds, forkWorker, ROOT, rssBytes, startApiServer, type ApiServer, type Worker } from './processes.js';
-import { summarizeProfile, formatSummary } from './profile-summary.js';
+import { summarizeProfile, formatSummary, type ProfileSummary } from './profile-summary.js';
 import { newReport, summarize, tableOf, writeReport, type Round, type RunReport, type ScenarioResult, type TargetKind } from './report.js';
 import { requestOf, selectScenarios, type RequestPlan, type Sample, type Scenario } from './scenarios.js';
 
@@ -236,6 +236,7 @@ async function startReferences(
   engine: Engine,
   main: RunningDataset,
   scenarios: Scenario[],
+  nodeArgs: (mode: string) => string[] = () => [],
 ): Promise<{ targets: Reference[]; workers: Worker[] }> {
   const wanted = (engine === 'sqlite' ? REFERENCES : POSTGRES_REFERENCES).filter((reference) =>
     reference.scenarios.some((id) => scenarios.some((scenario) => scenario.id === id)),
@@ -244,7 +245,7 @@ async function startReferences(
   const user = await requestOnce(main.server.origin, main.copy.dataset.token, 'GET', `/api/v5/users/${main.sample.userIds[0]}`);
   const database = engine === 'sqlite' ? main.copy.databaseUrl.slice('sqlite:'.length) : main.copy.databaseUrl;
   const args = [context.certFile, context.keyFile, user.body.toString(), database, main.copy.dataset.orgId];
-  const workers = wanted.map((reference) => forkWorker('reference-server.js', [reference.mode, ...args]));
+  const workers = wanted.map((reference) => forkWorker('reference-server.js', [reference.mode, ...args], nodeArgs(reference.mode)));
   const targets: Reference[] = [];
   for (const [index, worker] of workers.entries()) {
     const reference = wanted[index]!;
@@ -289,22 +290,30 @@ async function benchEngine(context: Context, engine: Engine, scenarios: Scenario
   }
 }
 
-/** CPU profiles of the server under load, one server process per scenario; summaries printed and written beside them. */
+/** `target` under the scenario's load: the window of the measured part (the profile's clock) and its figures. */
+async function loadWindow(context: Context, target: Target, seconds: number): Promise<{ window: [number, number]; round: Round }> {
+  await measure(context, target, context.options.warmupSeconds);
+  const start = Number(process.hrtime.bigint() / 1000n);
+  const round = await measure(context, target, seconds);
+  return { window: [start, Number(process.hrtime.bigint() / 1000n)], round };
+}
+
+/**
+ * CPU profiles of the server under load, one server process per scenario, then of each platform
+ * reference of the scenario under the same load; summaries printed and written beside them, with
+ * a table of each one's busy time per request by module group, side by side.
+ */
 async function profileEngine(context: Context, engine: Engine, scenarios: Scenario[], report: RunReport, profileDir: string): Promise<void> {
   const seconds = context.options.quick ? 5 : 15;
+  const profileArgs = (name: string) => ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`];
   for (const scenario of scenarios) {
     const name = `${engine}-${scenario.id}`;
-    const dataset = await startDataset(context, engine, SMALL, report, [
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      profileDir,
-      '--cpu-prof-name',
-      `${name}.cpuprofile`,
-    ]);
-    let window: [number, number];
-    let round: Round;
+    const referenceName = (mode: string) => `${name}-reference-${mode}`;
+    const runs: { name: string; target: string; window: [number, number]; round: Round }[] = [];
+    const dataset = await startDataset(context, engine, SMALL, report, profileArgs(name));
+    const workers: Worker[] = [];
     try {
-      const target: Target = {
+      const server: Target = {
         name: 'server',
         kind: 'server',
         origin: dataset.server.origin,
@@ -313,22 +322,76 @@ async function profileEngine(context: Context, engine: Engine, scenarios: Scenar
         plan: scenario.plan(dataset.sample, context.runTag),
         planKey: `profile/${name}`,
       };
-      await measure(context, target, context.options.warmupSeconds);
-      const start = Number(process.hrtime.bigint() / 1000n);
-      round = await measure(context, target, seconds);
-      window = [start, Number(process.hrtime.bigint() / 1000n)];
+      runs.push({ name, target: 'the server', ...(await loadWindow(context, server, seconds)) });
+      if (context.options.references) {
+        // On the server's copy of the dataset, as in the measured runs; each reference loaded alone.
+        const started = await startReferences(context, engine, dataset, [scenario], (mode) => profileArgs(referenceName(mode)));
+        workers.push(...started.workers);
+        for (const reference of started.targets) {
+          if (!reference.scenarios.includes(scenario.id)) continue;
+          const { mode } = (engine === 'sqlite' ? REFERENCES : POSTGRES_REFERENCES).find((known) => known.name === reference.name)!;
+          const target = { ...reference, plan: scenario.plan(dataset.sample, context.runTag), planKey: `profile/${reference.name}/${scenario.id}` };
+          runs.push({ name: referenceName(mode), target: reference.name, ...(await loadWindow(context, target, seconds)) });
+        }
+      }
     } finally {
-      await stopDataset(dataset); // the profile is written as the server exits
+      // Each profile is written as its process exits.
+      for (const worker of workers) await worker.stop();
+      await stopDataset(dataset);
     }
-    const summary = summarizeProfile(path.join(profileDir, `${name}.cpuprofile`), window);
-    const text = `${scenario.title} on ${engine}: ${Math.round(round.rps)} req/s during the profile, ${seconds} s at ${context.options.connections} connections\n\n${formatSummary(summary)}\n`;
-    writeFileSync(path.join(profileDir, `${name}.txt`), text);
-    writeFileSync(
-      path.join(profileDir, `${name}.json`),
-      `${JSON.stringify({ scenario: scenario.id, engine, rps: round.rps, ...summary }, null, 2)}\n`,
-    );
-    console.log(`\n${text}`);
+    const profiled = runs.map((run) => {
+      const summary = summarizeProfile(path.join(profileDir, `${run.name}.cpuprofile`), run.window);
+      writeProfile(profileDir, run.name, scenario, engine, seconds, context.options.connections, summary, run.round, run.target);
+      return { name: run.target === 'the server' ? 'server' : run.target, summary, rps: run.round.rps };
+    });
+    if (profiled.length > 1) {
+      const table = busyTimeTable(scenario.title, engine, profiled);
+      writeFileSync(path.join(profileDir, `${name}-side-by-side.txt`), `${table}\n`);
+      console.log(`\n${table}`);
+    }
   }
+}
+
+function writeProfile(
+  profileDir: string,
+  name: string,
+  scenario: Scenario,
+  engine: Engine,
+  seconds: number,
+  connections: number,
+  summary: ProfileSummary,
+  round: Round,
+  target = 'the server',
+): void {
+  const text = `${scenario.title} on ${engine}, ${target}: ${Math.round(round.rps)} req/s during the profile, ${seconds} s at ${connections} connections\n\n${formatSummary(summary)}\n`;
+  writeFileSync(path.join(profileDir, `${name}.txt`), text);
+  writeFileSync(
+    path.join(profileDir, `${name}.json`),
+    `${JSON.stringify({ scenario: scenario.id, engine, target, rps: round.rps, ...summary }, null, 2)}\n`,
+  );
+  console.log(`\n${text}`);
+}
+
+/** Each profiled target's busy time per request (µs), in all and by module group, side by side. */
+function busyTimeTable(title: string, engine: Engine, profiled: { name: string; summary: ProfileSummary; rps: number }[]): string {
+  const perRequest = ({ summary, rps }: (typeof profiled)[number]) =>
+    (summary.windowMs * 1000 * (1 - summary.idlePercent / 100)) / (rps * (summary.windowMs / 1000));
+  const groups = [...new Set(profiled.flatMap(({ summary }) => summary.groups.map((group) => group.name)))];
+  const width = Math.max(...groups.map((group) => group.length));
+  const cell = (value: number) => value.toFixed(1).padStart(18);
+  const lines = [
+    `${title} on ${engine}: busy time per request (µs of the main thread, from the profiles' samples)`,
+    `${''.padEnd(width)}${profiled.map(({ name }) => name.padStart(18)).join('')}`,
+    `${'all'.padEnd(width)}${profiled.map((target) => cell(perRequest(target))).join('')}`,
+  ];
+  for (const group of groups) {
+    const shares = profiled.map(
+      (target) => (perRequest(target) * (target.summary.groups.find((share) => share.name === group)?.selfPercent ?? 0)) / 100,
+    );
+    if (shares.every((share) => share < 0.05)) continue;
+    lines.push(`${group.padEnd(width)}${shares.map(cell).join('')}`);
+  }
+  return lines.join('\n');
 }
 
 async function main(): Promise<number> {

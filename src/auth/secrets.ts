@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * Every secret the server hands out: 256 random bits behind a prefix that names its kind, so that a
@@ -23,7 +23,7 @@ export function newSecret(prefix: string): string {
 
 /** SHA-256 in hex: the secrets are random and long, so a fast hash is enough to keep them unreadable at rest. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 const ACCESS_TOKEN = new RegExp(`^(?:${SECRET_PREFIXES.apiToken}|${SECRET_PREFIXES.oauthToken})[A-Za-z0-9_-]{${SECRET_BODY_LENGTH}}$`);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -15,7 +15,7 @@ import { NotFound, PreconditionFailed } from '../lib/domain-errors.js';
 
 /** The strong entity tag of an item as the API renders it: any change of the representation changes it. */
 export function entityTagOf(item: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(item)).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', JSON.stringify(item), 'base64url').slice(0, 27)}"`;
 }
 
 interface EntityTag {

@@ -11,14 +11,20 @@ const POOL_SIZE = 4096;
 const pool = Buffer.alloc(POOL_SIZE);
 let poolOffset = POOL_SIZE;
 
-function randomEight(): Buffer {
+/** Eight random bytes as 16 hex characters, the first with the RFC 9562 variant bits set. */
+function randomHex(): string {
   if (poolOffset + 8 > POOL_SIZE) {
     randomFillSync(pool);
     poolOffset = 0;
   }
+  const start = poolOffset;
   poolOffset += 8;
-  return Buffer.from(pool.subarray(poolOffset - 8, poolOffset));
+  pool[start] = (pool[start]! & 0x3f) | 0x80;
+  return pool.toString('hex', start, poolOffset);
 }
+
+/** The hex of the last millisecond an id was made in: ids made in the same millisecond share it. */
+let millisHex = '';
 
 /**
  * A new id: the 128 bits of a UUIDv7 as 32 lowercase hex characters. The 12-bit rand_a field
@@ -36,10 +42,9 @@ export function newId(): string {
   } else {
     sequence = 0;
   }
+  if (millis !== lastMillis || millisHex === '') millisHex = millis.toString(16).padStart(12, '0');
   lastMillis = millis;
-  const random = randomEight();
-  random[0] = (random[0]! & 0x3f) | 0x80; // RFC 9562 variant
-  return millis.toString(16).padStart(12, '0') + (0x7000 | sequence).toString(16) + random.toString('hex');
+  return millisHex + (0x7000 | sequence).toString(16) + randomHex();
 }
 
 /** Ids of any other form simply do not exist; callers answer 404 without a query. */

@@ -57,10 +57,18 @@ function namesArrivalPort(request: FastifyRequest, port: string | undefined): bo
  */
 export function registerAllowedHosts(app: FastifyInstance, hosts: readonly string[], options: { anyPort: boolean }): void {
   const allowed = new Set(hosts.map(canonicalName));
+  // Clients send the same Host on every request: its split is kept for the next one.
+  let lastHost: string | undefined;
+  let lastSplit: ReturnType<typeof splitHost> = { name: '' };
   // Synchronous (no promise and microtask per request), as every check that waits for nothing.
   app.addHook('onRequest', (request, _reply, done) => {
     if (isProbePath(routedPath(request))) return done();
-    const { name, port } = splitHost(request.host ?? '');
+    const host = request.host ?? '';
+    if (host !== lastHost) {
+      lastSplit = splitHost(host);
+      lastHost = host;
+    }
+    const { name, port } = lastSplit;
     done(!allowed.has(name) || (!options.anyPort && !namesArrivalPort(request, port)) ? errors.unknownHost() : undefined);
   });
 }

@@ -27,7 +27,12 @@ function decoded(text: string): string {
   return current;
 }
 
+/** Whether decoding could change the text: without `%` or `+` it is already what `decoded` gives. */
+const ENCODED = /[%+]/;
+
 function maskedPath(path: string): string {
+  // A secret never spans a `/`, so a path that decodes to itself and holds none anywhere has none to mask.
+  if (!ENCODED.test(path) && !holdsSecret(path)) return path;
   return path
     .split('/')
     .map((segment) => (holdsSecret(decoded(segment)) ? REDACTED : segment))
@@ -35,6 +40,8 @@ function maskedPath(path: string): string {
 }
 
 function maskedQuery(query: string): string {
+  // Likewise for the query, whose names are also tested for a secret's name: either anywhere sends it part by part.
+  if (!ENCODED.test(query) && !holdsSecret(query) && !SECRET_NAME.test(query)) return query;
   return query
     .split('&')
     .map((pair) => {

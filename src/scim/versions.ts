@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { ifMatchNamesWeakly } from '../http/conditional-requests.js';
 import type { ScimDocument } from './documents.js';
@@ -6,7 +6,7 @@ import { scimErrors } from './scim-errors.js';
 
 /** Weak entity tag of a representation: any change of it, lastModified included, changes the tag. */
 export function versionOf(document: ScimDocument): string {
-  return `W/"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 22)}"`;
+  return `W/"${hash('sha256', JSON.stringify(document), 'base64url').slice(0, 22)}"`;
 }
 
 /** 412 unless `ifMatch` (a request's If-Match, when it has one) names the resource's current version. */

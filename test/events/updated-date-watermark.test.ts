@@ -56,6 +56,25 @@ forEachEngine('updatedDate watermark', (h) => {
     assert.deepEqual(fromStart.results, []);
   });
 
+  it('moves with the next change, committed on another connection or by the app itself, however many lists came before', async () => {
+    const userId = await createUser(h);
+    const watermark = async () => String((await h.get('users', { query: { limit: '1' } })).headers[WATERMARK]);
+    for (const [who, update] of [
+      ['another connection', () => usersService(beside.db).update(beside.caller, userId, { firstName: 'Beside' })],
+      ['the app', () => h.put(`users/${userId}`, { firstName: 'App' })],
+    ] as const) {
+      await watermark();
+      await watermark();
+      // A change a second later than what the lists before could read.
+      await sleep(1100);
+      await update();
+      const { updatedDate } = (await h.get(`users/${userId}`)).json();
+      if (h.engine === 'sqlite') assert.ok((await watermark()) >= updatedDate, `${who}: the next list's watermark reaches ${updatedDate}`);
+      // On PostgreSQL a transaction of another test file on the same server may hold it back a moment.
+      else await eventually(async () => (await watermark()) >= updatedDate, { what: `${who}: ${updatedDate}`, timeoutMs: 10_000, intervalMs: 200 });
+    }
+  });
+
   it('catches up with the last change once nothing is being written', async () => {
     const userId = await createUser(h);
     const { updatedDate } = (await h.get(`users/${userId}`)).json();

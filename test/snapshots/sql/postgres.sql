@@ -32,7 +32,7 @@ select format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s
     to_json("id")::text, to_json("email")::text, to_json("created_date")::text, case when active then 'true' else 'false' end, to_json("updated_date")::text,
     case when "first_name" <> '' then ',"firstName":' || to_json("first_name")::text end, case when "last_name" <> '' then ',"lastName":' || to_json("last_name")::text end, case when "username" <> '' then ',"username":' || to_json("username")::text end,
     case when tags <> '' then ',"tags":[' || replace(to_json("tags")::text, ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || to_json("locale")::text end,
-    case when "last_login_date" <> '' then ',"lastLoginDate":' || to_json("last_login_date")::text end) as "user_json" from "users" where "org_id" = $1 order by "created_date", "id" limit 51 offset $2;
+    case when "last_login_date" <> '' then ',"lastLoginDate":' || to_json("last_login_date")::text end) as "user_json" from "users" where "org_id" = $1 order by "created_date", "id" limit $2 offset $3;
 
 -- GET /api/v5/users/{user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;

@@ -11,22 +11,23 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and (' ' || lower("tags") || ' ') like ? escape '!' and ("created_date" >= ? and 1 = 1) order by "created_date", "id" limit 3 offset ?;
 
 -- GET /api/v5/users?email=ADA@example.com → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
-select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
+select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "email_key" = ? order by "created_date", "id" limit 16 offset ?;
 
 -- GET /api/v5/users?limit=50 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
-select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
+select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
 select format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s%s%s%s%s%s%s}',
     json_quote("id"), json_quote("email"), json_quote("created_date"), case when active then 'true' else 'false' end, json_quote("updated_date"),
     case when "first_name" <> '' then ',"firstName":' || json_quote("first_name") end, case when "last_name" <> '' then ',"lastName":' || json_quote("last_name") end, case when "username" <> '' then ',"username":' || json_quote("username") end,
     case when tags <> '' then ',"tags":[' || replace(json_quote("tags"), ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || json_quote("locale") end,
-    case when "last_login_date" <> '' then ',"lastLoginDate":' || json_quote("last_login_date") end) as "user_json" from "users" where "org_id" = ? order by "created_date", "id" limit 51 offset ?;
+    case when "last_login_date" <> '' then ',"lastLoginDate":' || json_quote("last_login_date") end) as "user_json" from "users" where "org_id" = ? order by "created_date", "id" limit ? offset ?;
 
 -- GET /api/v5/users/{user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
@@ -50,6 +51,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/userfieldcategories → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select * from "userfield_categories" where "org_id" = ? order by case "type" when 'public' then 0 when 'private' then 1 else 2 end, "order_index", "id" limit 16 offset ?;
 
@@ -65,6 +67,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/userfields?categoryType=public → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = ? and "c"."type" = ? order by case "c"."type" when 'public' then 0 when 'private' then 1 else 2 end, "c"."order_index", "f"."order_index", "f"."id" limit 16 offset ?;
 
@@ -116,6 +119,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/offerings?userId={user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select "offerings".* from "offerings" where "offerings"."org_id" = ? and exists (select "users"."id" from "users" where "users"."org_id" = ? and "users"."id" = ? and "users"."active" = ?) and (("offerings"."registration_begin_date" is null or "offerings"."registration_begin_date" <= ?) and ("offerings"."registration_end_date" is null or "offerings"."registration_end_date" >= ?)) and not exists (select "registrations"."id" from "registrations" where "registrations"."org_id" = ? and "registrations"."user_id" = ? and "registrations"."offering_id" = "offerings"."id" and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = ?))) order by "offerings"."order_index", "offerings"."id" limit 16 offset ?;
@@ -132,6 +136,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/registrations?status=active&userId={user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
 select * from "registrations" where "org_id" = ? and "status" = ? and "user_id" = ? order by "created_date", "id" limit 16 offset ?;
@@ -147,6 +152,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 
 -- GET /api/v5/agreements → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
+select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
 select max(t) as watermark from (select max(created_date) as t from events union all select created_date from organizations where id = ? union all select max("updated_date") from "users" where org_id = ? union all select max("updated_date") from "userfield_categories" where org_id = ? union all select max("updated_date") from "userfields" where org_id = ? union all select max("updated_date") from "offering_categories" where org_id = ? union all select max("updated_date") from "offerings" where org_id = ? union all select max("updated_date") from "registrations" where org_id = ? union all select max("created_date") from "agreements" where org_id = ? union all select max("updated_date") from "agreements" where org_id = ?);
 select * from "agreements" where "org_id" = ? order by "type" desc limit 16 offset ?;
 
