@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { directRunnerOf, type DirectRunner, type DirectStatement } from './direct-statements.js';
+import { transactionConnectionOf } from './direct-transactions.js';
 import { isPostgres } from './locking.js';
 import { prepareStatement } from './prepared-statements.js';
 import type { Database } from './schema.js';
@@ -19,7 +20,8 @@ type Positions = number[];
  * A read run on a database handle itself (not in a transaction) goes to the driver directly
  * (direct-statements.ts): a cached better-sqlite3 statement, or one query on a pooled pg connection,
  * without Kysely's executor, whose connection provider, plugins and result transforms cost a
- * dozen promises per statement.
+ * dozen promises per statement. So does any statement run in a transaction that was begun on a
+ * pg connection directly (direct-transactions.ts): it is sent to that connection.
  */
 export function compiledOnce<R>(
   parameterCount: number,
@@ -68,6 +70,12 @@ export function compiledOnce<R>(
   }
 
   return (db, ...values) => {
+    const connection = transactionConnectionOf(db);
+    if (connection) {
+      const { query, positions } = compiledFor(db);
+      const parameters = positions.map((position) => values[position]);
+      return connection.query(query.sql, parameters).then((result) => result.rows as R[]);
+    }
     const runner = directRunnerOf(db);
     const fast = runner && directFor(db, runner);
     if (fast) {

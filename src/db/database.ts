@@ -15,6 +15,7 @@ import type { Database } from './schema.js';
 import { isPostgres } from './locking.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
 import { runDirectly, type DirectRunner, type StatementObserver } from './direct-statements.js';
+import { runTransactionsDirectly } from './direct-transactions.js';
 import { postgresRevocationWatch, sqliteRevocationWatch, type RevocationWatch } from './token-revocations.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -184,10 +185,12 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   });
   const replicas = options.readUrl ? readReplicas(primary, options) : undefined;
   const pool = replicas ? createRoutingPool(primary, replicas) : primary;
-  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log: queryLog(observe) });
+  const config: KyselyConfig = { dialect: new CurrentSchemaPostgresDialect({ pool }), log: queryLog(observe) };
+  const db = new Kysely<Database>(config);
   // Each statement is a write to PostgreSQL's socket and a wake-up of a backend: the lookups by id of a turn
   // share one. Not with read replicas, whose route (replica or primary) is each request's own.
   runDirectly(db, postgresRunner(pool), { observe, coalesce: !replicas });
+  runTransactionsDirectly(pool, db, { config, observe });
   const listenTarget = options.listenUrl ?? (options.transactionPooler ? undefined : url);
   return {
     db,

@@ -74,6 +74,8 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   pool.on('error', () => {});
 
   const prepared = options.preparedStatements ?? !options.transactionPooler;
+  // A pooler in transaction mode is given one statement at a time, as it always was.
+  const pipelined = !options.transactionPooler;
   const checkouts = new WeakMap<pg.PoolClient, ResilientClient>();
   return {
     connect: () =>
@@ -81,7 +83,7 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
         // One wrapper per connection for its life (a broken one is destroyed, never handed out again),
         // so that Kysely, which keeps its own connection object per client, makes none per query.
         let checkout = checkouts.get(client);
-        if (!checkout) checkouts.set(client, (checkout = new ResilientClient(client, locator, prepared)));
+        if (!checkout) checkouts.set(client, (checkout = new ResilientClient(client, locator, prepared, pipelined)));
         return checkout;
       }),
     end: () => pool.end(),
@@ -97,15 +99,41 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   };
 }
 
+/** The part of pg's client that `begin` reaches beyond its typings: its pipeline switch and socket. */
+interface PipelinableClient {
+  pipeline?: boolean;
+  connection?: { stream?: { cork?(): void; uncork?(): void } };
+}
+
 /** A pooled connection as checked out; released destroyed when a query found the connection broken. */
-class ResilientClient implements PostgresPoolClient {
+export class ResilientClient implements PostgresPoolClient {
   #broken: Error | undefined;
 
   constructor(
     private readonly client: pg.PoolClient,
     private readonly locator: HostLocator,
     private readonly prepared: boolean,
+    private readonly pipelinable: boolean,
   ) {}
+
+  /**
+   * Sends `begin` without waiting for its answer, when the connection may pipeline: the statements
+   * sent after it until the connection is released go out at once, in order, each still its own
+   * exchange (pg's pipeline mode), and those sent in the same turn share one write with it. The
+   * transaction's first statement thus costs no round trip of its own. A BEGIN that fails leaves no
+   * transaction only when the connection itself failed, which fails every statement behind it too.
+   * Undefined when the connection does not pipeline (behind a transaction pooler): then `begin` is
+   * a statement like any other, to be awaited before the next.
+   */
+  beginPipelined(): Promise<PostgresQueryResult<object>> | undefined {
+    const client = this.client as unknown as PipelinableClient;
+    const stream = client.connection?.stream;
+    if (!this.pipelinable || this.#broken || client.pipeline === undefined || !stream?.cork || !stream.uncork) return undefined;
+    client.pipeline = true;
+    stream.cork();
+    process.nextTick(() => stream.uncork!());
+    return this.query<object>('begin', []);
+  }
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -127,6 +155,8 @@ class ResilientClient implements PostgresPoolClient {
   }
 
   release(): void {
+    // Every statement has been answered (or the connection is destroyed): back to one at a time.
+    (this.client as unknown as PipelinableClient).pipeline &&= false;
     this.client.release(this.#broken);
   }
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { transactionRunnerOf } from './direct-transactions.js';
 import type { Database } from './schema.js';
 
 /** Work that a unit of work runs last, just before its transaction commits (the outbox's event rows). */
@@ -22,14 +23,17 @@ const units = new WeakMap<Kysely<Database>, Unit>();
  */
 export function inTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return nested(db as Transaction<Database>, work);
-  return db.transaction().execute(async (trx) => {
+  const unitOfWork = async (trx: Transaction<Database>) => {
     const unit: Unit = { steps: [], savepoints: [] };
     units.set(trx, unit);
     const result = await work(trx);
     // A step may add another (an event recorded by a step); each runs once.
     for (let index = 0; index < unit.steps.length; index++) await unit.steps[index]!(trx);
     return result;
-  });
+  };
+  // On PostgreSQL, the transaction is begun and committed on the pool's connection directly (direct-transactions.ts).
+  const direct = transactionRunnerOf(db);
+  return direct ? direct(unitOfWork) : db.transaction().execute(unitOfWork);
 }
 
 async function nested<T>(trx: Transaction<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -60,6 +64,11 @@ export function beforeCommit(trx: Kysely<Database>, step: BeforeCommit): void {
   const unit = units.get(trx);
   if (!unit) throw new Error('This change must be made in a unit of work (inTransaction)');
   unit.steps.push(step);
+}
+
+/** Whether `trx` runs a nested unit of work now (a savepoint is open): what it writes is undone if the savepoint rolls back. */
+export function inSavepoint(trx: Kysely<Database>): boolean {
+  return (units.get(trx)?.savepoints.length ?? 0) > 0;
 }
 
 /**

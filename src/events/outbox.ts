@@ -4,7 +4,7 @@ import { compiledOnce } from '../db/compiled.js';
 import { isPostgres } from '../db/locking.js';
 import type { ShiftedRow } from '../db/dense-order.js';
 import type { Database } from '../db/schema.js';
-import { beforeCommit, onRollback } from '../db/unit-of-work.js';
+import { beforeCommit, inSavepoint, onRollback } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
 import type { EventDataOf, EventPayload, EventType } from './event-types.js';
@@ -18,7 +18,8 @@ const pending = new WeakMap<Kysely<Database>, EventPayload[]>();
  * of the organization that subscribes to its type: the event exists exactly when the change
  * committed, whatever crashes in between.
  *
- * The rows are written last, just before the commit (see `writeEvents`).
+ * The rows are written last, just before the commit (see `writeEvents`), unless the unit writes
+ * them earlier (`writeRecordedEvents`).
  */
 export function recordEvent<T extends EventType>(
   trx: Kysely<Database>,
@@ -134,6 +135,18 @@ function eventRow(event: EventPayload) {
 
 /** How many event rows one insert statement carries (PostgreSQL binds at most 65,535 parameters). */
 const ROWS_PER_INSERT = 1000;
+
+/**
+ * Writes the events recorded so far in the unit of work `trx` now instead of just before its commit,
+ * and forgets them (a later event is still written before the commit). For a unit whose change is
+ * one statement: its event's statement can then be sent before the change is answered, in the same
+ * round trip on PostgreSQL (direct-transactions.ts); a change that fails leaves the transaction
+ * aborted, which fails the event's statement too, and the unit rolls back. Inside a nested unit it
+ * writes nothing: a rollback to its savepoint would take the enclosing unit's events with it.
+ */
+export function writeRecordedEvents(trx: Transaction<Database>): Promise<void> {
+  return inSavepoint(trx) ? Promise.resolve() : writeEvents(trx);
+}
 
 /**
  * Writes the unit of work's events, in the order they were recorded, and their deliveries. Nothing

@@ -12,7 +12,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
 import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
-import { previousAttributes, recordEvent } from '../../events/outbox.js';
+import { previousAttributes, recordEvent, writeRecordedEvents } from '../../events/outbox.js';
 import {
   usersRepository,
   visibleUser,
@@ -210,8 +210,13 @@ export function usersService(db: Kysely<Database>) {
           // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
           const at = now();
           const created = { ...row, created_date: at, updated_date: at };
-          await usersRepository(trx).insert(created);
+          const inserted = usersRepository(trx).insert(created);
           recordEvent(trx, caller.orgId, 'user.created', toResponse(visibleUser(created)));
+          // Sent behind the insert without waiting for its answer; the insert's failure is the one that tells why.
+          const written = writeRecordedEvents(trx);
+          written.catch(() => undefined);
+          await inserted;
+          await written;
           await caller.idempotentWrite?.settle(trx, row.id);
         }),
       );
