@@ -120,19 +120,23 @@ function pageOfUsers<O>(
  * the response serializer keeps), as JSON text built by the database: empty
  * optional columns are left out, tags (one column of words joined by spaces) become an array, and
  * `active` a boolean. Strings are quoted by the engine's JSON quoting (SQLite's `json_quote`,
- * PostgreSQL's `to_json`), which escapes exactly what JSON.stringify escapes.
+ * PostgreSQL's `to_json`), which escapes exactly what JSON.stringify escapes, except the id and
+ * the timestamps: the server writes them all (32 hex digits, `2026-11-26T16:05:35Z`), they never
+ * need escaping, and written between the template's quotes they cost PostgreSQL no function call
+ * (about a tenth of its CPU per page).
  */
 function userJson(postgres: boolean): RawBuilder<string> {
   const quoted = (column: string) => (postgres ? sql`to_json(${sql.ref(column)})::text` : sql`json_quote(${sql.ref(column)})`);
+  const verbatim = (column: string) => sql`'"' || ${sql.ref(column)} || '"'`;
   // NULL (an empty or absent value) formats as nothing, on both engines.
-  const optional = (column: string, property: string) =>
-    sql`case when ${sql.ref(column)} <> '' then ${sql.lit(`,"${property}":`)} || ${quoted(column)} end`;
+  const optional = (column: string, property: string, quote = quoted) =>
+    sql`case when ${sql.ref(column)} <> '' then ${sql.lit(`,"${property}":`)} || ${quote(column)} end`;
   // One format() writes the object at once: cheaper than a chain of || that copies it at every step.
-  return sql<string>`format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s%s%s%s%s%s%s}',
-    ${quoted('id')}, ${quoted('email')}, ${quoted('created_date')}, case when active then 'true' else 'false' end, ${quoted('updated_date')},
+  return sql<string>`format('{"id":"%s","email":%s,"createdDate":"%s","active":%s,"updatedDate":"%s"%s%s%s%s%s%s}',
+    id, ${quoted('email')}, created_date, case when active then 'true' else 'false' end, updated_date,
     ${optional('first_name', 'firstName')}, ${optional('last_name', 'lastName')}, ${optional('username', 'username')},
     case when tags <> '' then ',"tags":[' || replace(${quoted('tags')}, ' ', '","') || ']' end, ${optional('locale', 'locale')},
-    ${optional('last_login_date', 'lastLoginDate')})`;
+    ${optional('last_login_date', 'lastLoginDate', verbatim)})`;
 }
 
 /**

@@ -28,11 +28,11 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
-select format('{"id":%s,"email":%s,"createdDate":%s,"active":%s,"updatedDate":%s%s%s%s%s%s%s}',
-    to_json("id")::text, to_json("email")::text, to_json("created_date")::text, case when active then 'true' else 'false' end, to_json("updated_date")::text,
+select format('{"id":"%s","email":%s,"createdDate":"%s","active":%s,"updatedDate":"%s"%s%s%s%s%s%s}',
+    id, to_json("email")::text, created_date, case when active then 'true' else 'false' end, updated_date,
     case when "first_name" <> '' then ',"firstName":' || to_json("first_name")::text end, case when "last_name" <> '' then ',"lastName":' || to_json("last_name")::text end, case when "username" <> '' then ',"username":' || to_json("username")::text end,
     case when tags <> '' then ',"tags":[' || replace(to_json("tags")::text, ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || to_json("locale")::text end,
-    case when "last_login_date" <> '' then ',"lastLoginDate":' || to_json("last_login_date")::text end) as "user_json" from "users" where "org_id" = $1 order by "created_date", "id" limit $2 offset $3;
+    case when "last_login_date" <> '' then ',"lastLoginDate":' || '"' || "last_login_date" || '"' end) as "user_json" from "users" where "org_id" = $1 order by "created_date", "id" limit $2 offset $3;
 
 -- GET /api/v5/users/{user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
