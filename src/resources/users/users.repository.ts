@@ -59,7 +59,6 @@ function patchWithKeys(patch: UserPatch) {
 }
 
 const findUser = compiledOnce(2, (db, orgId, id) => db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id));
-/** Users of one organization by their ids (an array bound as one parameter): the lookups of a turn, gathered. */
 /** Every column of a user's row, in the order `insertUser` binds them. */
 const USER_COLUMNS = ['org_id', ...VISIBLE_COLUMNS, 'username_key', 'email_key', 'password_hash'] as const satisfies readonly (keyof UsersTable)[];
 
@@ -68,6 +67,7 @@ const insertUser = compiledOnce(USER_COLUMNS.length, (db, ...values) =>
   db.insertInto('users').values(Object.fromEntries(USER_COLUMNS.map((column, index) => [column, values[index]])) as unknown as UsersTable),
 );
 
+/** Users of one organization by their ids (an array bound as one parameter): the lookups of a turn, gathered. */
 const findUsers = compiledOnce(2, (db, orgId, ids) =>
   db
     .selectFrom('users')
