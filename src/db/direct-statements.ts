@@ -65,17 +65,22 @@ function observed(runner: DirectRunner, observe: StatementObserver): DirectRunne
           done(false);
           return rows;
         }
-        return rows.then(
-          (result) => {
-            done(false);
-            return result;
-          },
-          (error: unknown) => {
-            done(true);
-            throw error;
-          },
-        );
+        return observedWhenSettled(observe, sql, started, rows);
       };
     },
   };
+}
+
+/** `sent`, with `observe` told of `sql` (started at `started`, performance.now()) once it settles. */
+export function observedWhenSettled<T>(observe: StatementObserver, sql: string, started: number, sent: Promise<T>): Promise<T> {
+  return sent.then(
+    (result) => {
+      observe(sql, performance.now() - started, false);
+      return result;
+    },
+    (error: unknown) => {
+      observe(sql, performance.now() - started, true);
+      throw error;
+    },
+  );
 }

@@ -11,7 +11,7 @@ import {
   type PostgresQueryResult,
   type QueryResult,
 } from 'kysely';
-import type { StatementObserver } from './direct-statements.js';
+import { observedWhenSettled, type StatementObserver } from './direct-statements.js';
 import type { ResilientClient } from './postgres-pool.js';
 
 /** Runs `work` in a transaction of its own: begun before, committed after, rolled back when it fails. */
@@ -147,7 +147,7 @@ export class DirectConnection implements DatabaseConnection {
     const begin = client.beginPipelined?.();
     if (!begin) return undefined;
     this.#pipelined = true;
-    return this.observe ? this.#observed('begin', started!, begin) : begin;
+    return this.observe ? observedWhenSettled(this.observe, 'begin', started!, begin) : begin;
   }
 
   /** Runs `sql` on the transaction's connection once the statement running (if any) is done. */
@@ -170,21 +170,7 @@ export class DirectConnection implements DatabaseConnection {
   #send(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<object>> {
     if (this.#ended) return Promise.reject(new Error(`Transaction is already ${this.#ended}`));
     if (!this.observe) return this.client.query<object>(sql, parameters);
-    return this.#observed(sql, performance.now(), this.client.query<object>(sql, parameters));
-  }
-
-  #observed(sql: string, started: number, sent: Promise<PostgresQueryResult<object>>): Promise<PostgresQueryResult<object>> {
-    const observe = this.observe!;
-    return sent.then(
-      (result) => {
-        observe(sql, performance.now() - started, false);
-        return result;
-      },
-      (error: unknown) => {
-        observe(sql, performance.now() - started, true);
-        throw error;
-      },
-    );
+    return observedWhenSettled(this.observe, sql, performance.now(), this.client.query<object>(sql, parameters));
   }
 
   /** As Kysely's PostgreSQL connection answers. */
