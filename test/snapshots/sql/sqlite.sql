@@ -23,11 +23,7 @@ select "id", "first_name", "last_name", "username", "email", "locale", "tags", "
 -- GET /api/v5/users?limit=50 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
-select format('{"id":"%s","email":%s,"createdDate":"%s","active":%s,"updatedDate":"%s"%s%s%s%s%s%s}',
-    id, json_quote("email"), created_date, case when active then 'true' else 'false' end, updated_date,
-    case when "first_name" <> '' then ',"firstName":' || json_quote("first_name") end, case when "last_name" <> '' then ',"lastName":' || json_quote("last_name") end, case when "username" <> '' then ',"username":' || json_quote("username") end,
-    case when tags <> '' then ',"tags":[' || replace(json_quote("tags"), ' ', '","') || ']' end, case when "locale" <> '' then ',"locale":' || json_quote("locale") end,
-    case when "last_login_date" <> '' then ',"lastLoginDate":' || '"' || "last_login_date" || '"' end) as "user_json" from "users" where "org_id" = ? order by "created_date", "id" limit ? offset ?;
+select user_json from users indexed by users_created_json where org_id = ? order by created_date, id limit ? offset ?;
 
 -- GET /api/v5/users/{user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
