@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { NotFound, PreconditionFailed } from '../lib/domain-errors.js';
+import { sendJsonText } from './json-text.js';
 
 /**
  * Conditional requests (RFC 9110 §13): a single item's GET carries a strong `ETag`, `If-None-Match`
@@ -15,7 +16,12 @@ import { NotFound, PreconditionFailed } from '../lib/domain-errors.js';
 
 /** The strong entity tag of an item as the API renders it: any change of the representation changes it. */
 export function entityTagOf(item: unknown): string {
-  return `"${hash('sha256', JSON.stringify(item), 'base64url').slice(0, 27)}"`;
+  return entityTagOfJson(JSON.stringify(item));
+}
+
+/** The entity tag of an item answered as JSON text: the same as `entityTagOf` gives the item those bytes serialize. */
+function entityTagOfJson(json: string): string {
+  return `"${hash('sha256', json, 'base64url').slice(0, 27)}"`;
 }
 
 interface EntityTag {
@@ -65,11 +71,19 @@ export function preconditionHeader(request: FastifyRequest, name: 'if-match' | '
  * If-None-Match names the representation it already holds.
  */
 export function sendItem<T>(request: FastifyRequest, reply: FastifyReply, item: T): FastifyReply | T {
-  const tag = entityTagOf(item);
+  return notModified(request, reply, entityTagOf(item)) ?? item;
+}
+
+/** `sendItem` for an item as JSON text (written by the database): answered as it is, without serializing it again. */
+export function sendItemJson(request: FastifyRequest, reply: FastifyReply, json: string): FastifyReply {
+  return notModified(request, reply, entityTagOfJson(json)) ?? sendJsonText(reply, json);
+}
+
+/** Sets the ETag; the 304 when the client's If-None-Match names it, otherwise undefined. */
+function notModified(request: FastifyRequest, reply: FastifyReply, tag: string): FastifyReply | undefined {
   reply.header('ETag', tag);
   const ifNoneMatch = preconditionHeader(request, 'if-none-match');
-  if (ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, tag)) return reply.code(304).send();
-  return item;
+  return ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, tag) ? reply.code(304).send() : undefined;
 }
 
 /** Runs `work` with the resource's service and repositories over one transaction (the item read, compared and written in it). */

@@ -8,7 +8,8 @@ import type { ApiTag } from '../lib/openapi.js';
 import { CREATED, ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE, NOT_MODIFIED, NO_CONTENT, PRECONDITION_FAILED } from '../lib/schema.js';
 import { idempotent, sendAnswer } from '../idempotency/idempotency.plugin.js';
 import type { ApiInstance } from './api-instance.js';
-import { sendItem, writeIfUnchanged, type WithinTransaction } from './conditional-requests.js';
+import { sendItem, sendItemJson, writeIfUnchanged, type WithinTransaction } from './conditional-requests.js';
+import { sendJsonText } from './json-text.js';
 import { pageJsonOf, pageOf } from './paging.js';
 import { itemUrl } from './urls.js';
 import { filtersByUpdatedDate, WATERMARK_HEADER } from './watermark.js';
@@ -79,6 +80,11 @@ interface CollectionService<I extends TSchema, Q extends TSchema, C extends TSch
    */
   listJson?: (caller: Caller, query: Static<Q>, paging: Paging) => Promise<JsonItems | undefined>;
   get: (caller: Caller, id: string) => Promise<Static<I>>;
+  /**
+   * The item `get` answers, as JSON text the database wrote, answered without serializing it again;
+   * undefined where the database does not write it so, and `get` then answers. Throws as `get` does.
+   */
+  getJson?: (caller: Caller, id: string) => Promise<string | undefined>;
   /** Returns the new item's id (the Location of the 201). */
   create?: (caller: Caller, input: Static<C>) => Promise<string>;
   update?: (caller: Caller, id: string, input: Static<U>) => Promise<void>;
@@ -111,9 +117,6 @@ function required<F>(method: F | undefined, collection: string, name: string): F
   if (!method) throw new Error(`The ${collection} routes define ${name} but their service has no ${name} method`);
   return method;
 }
-
-/** What Fastify answers a serialized JSON body with. */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What a list route is handed: its query (limit, offset and filters) with the paging taken from it. */
 interface ListRequest<P extends TSchema, Q extends TSchema> {
@@ -151,8 +154,7 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
     const items = listJson && (await listJson(request.caller, listed));
     const page = items ? pageJsonOf(request, items, paging) : pageOf(request, await list(request.caller, listed), paging);
     if (watermark !== undefined) reply.header(WATERMARK_HEADER, watermark);
-    // JSON text goes out as it is; Fastify serializes only objects.
-    return typeof page === 'string' ? reply.type(JSON_TYPE).send(page) : page;
+    return typeof page === 'string' ? sendJsonText(reply, page) : page;
   });
 }
 
@@ -165,13 +167,18 @@ function getRoute<P extends TSchema, I extends TSchema>(
   item: I,
   route: Documented,
   read: (caller: Caller, params: Static<P>) => Promise<Static<I>>,
+  readJson?: (caller: Caller, params: Static<P>) => Promise<string | undefined>,
 ): void {
   const schema: FastifySchema = {
     ...placed(named, 'get', route.summary),
     params,
     response: { 200: item, 304: NOT_MODIFIED, 404: NOT_FOUND_RESPONSE },
   };
-  app.get(url, { schema }, async (request, reply) => sendItem(request, reply, await read(request.caller, request.params as Static<P>)));
+  app.get(url, { schema }, async (request, reply) => {
+    const params = request.params as Static<P>;
+    const json = readJson && (await readJson(request.caller, params));
+    return json === undefined ? sendItem(request, reply, await read(request.caller, params)) : sendItemJson(request, reply, json);
+  });
 }
 
 /** How a route writes one item, with or without the client's preconditions. */
@@ -252,7 +259,17 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
     listJson && ((caller, { query, paging }) => listJson.call(service, caller, query, paging)),
   );
 
-  getRoute(app, `/${collection}/:id`, definition, IdParams, item, definition.get, (caller, { id }) => service.get(caller, id));
+  const getJson = service.getJson;
+  getRoute(
+    app,
+    `/${collection}/:id`,
+    definition,
+    IdParams,
+    item,
+    definition.get,
+    (caller, { id }) => service.get(caller, id),
+    getJson && ((caller, { id }) => getJson.call(service, caller, id)),
+  );
 
   if (definition.create) {
     const create = required(service.create, collection, 'create');

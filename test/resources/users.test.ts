@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { entityTagOf } from '../../src/http/conditional-requests.js';
 import { verifyPassword } from '../../src/lib/passwords.js';
 import { usersService } from '../../src/resources/users/users.service.js';
 import { forEachEngine } from '../helpers/harness.js';
@@ -331,7 +332,7 @@ forEachEngine('users: lists, filters and paging', (h) => {
 });
 
 forEachEngine('users: the page the database writes as JSON', (h) => {
-  it('answers byte for byte what serializing the users does: absent properties, booleans, tags, escapes, links', async () => {
+  it('answers byte for byte what serializing the users does: absent properties, booleans, tags, escapes, links, ETags', async () => {
     const org = await h.createOrganization('JSON pages');
     const awkward = [
       'Quote " and backslash \\ and slash /',
@@ -375,6 +376,15 @@ forEachEngine('users: the page the database writes as JSON', (h) => {
       // What the route answered before the database wrote the JSON: the users as the service renders them, in their order of properties.
       assert.equal(response.body, JSON.stringify({ results: expected, ...links }), query);
       assert.equal(String(response.headers['content-length']), String(Buffer.byteLength(response.body)));
+    }
+    for (const id of ids) {
+      // A user's GET (written by the database on SQLite) and its ETag, which a write's If-Match compares with the service's.
+      const response = await h.get(`users/${id}`, { token: org.token });
+      const expected = await users.get(caller, id);
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(response.body, JSON.stringify(expected));
+      assert.equal(response.headers.etag, entityTagOf(expected));
     }
   });
 });

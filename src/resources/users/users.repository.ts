@@ -167,8 +167,22 @@ const firstJsonPage = compiledOnce(3, (db, orgId, limit, offset) =>
       },
 );
 
+/** A user's JSON as SQLite keeps it (migration 0017), written for this one row. */
+const findUserJson = compiledOnce(2, (db, orgId, id) =>
+  db.selectFrom('users').select(sql<string>`user_json`.as('user_json')).where('org_id', '=', orgId).where('id', '=', id),
+);
+
 export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
+    /** Whether `findJson` can be asked: SQLite writes a user's JSON (migration 0017); PostgreSQL only a page's. */
+    writesJson: !isPostgres(db),
+
+    /** The user as the API answers it, as JSON text (see `writesJson`). */
+    async findJson(orgId: string, id: string): Promise<string | undefined> {
+      const [row] = await findUserJson(db, orgId, id);
+      return row?.user_json;
+    },
+
     /**
      * Up to `limit + 1` users in creation order, so the caller can tell whether a next page exists.
      * A later page takes its ids from the `(org_id, created_date, id)` index first and reads only

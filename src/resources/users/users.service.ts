@@ -203,6 +203,11 @@ export function usersService(db: Kysely<Database>) {
       return toResponse(await findById(id, (id) => users.find(caller.orgId, id)));
     },
 
+    /** The user `get` answers, as JSON text written by the database, where it writes it so (SQLite). */
+    async getJson(caller: Caller, id: string): Promise<string | undefined> {
+      return users.writesJson ? findById(id, (id) => users.findJson(caller.orgId, id)) : undefined;
+    },
+
     async create(caller: Caller, input: UserCreation): Promise<string> {
       const row = await newRow(caller.orgId, input);
       await uniquely(caller.orgId, row, undefined, () =>

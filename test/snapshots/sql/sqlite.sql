@@ -27,7 +27,7 @@ select user_json from users indexed by users_created_json where org_id = ? order
 
 -- GET /api/v5/users/{user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = ? and "id" = ?;
+select user_json as "user_json" from "users" where "org_id" = ? and "id" = ?;
 
 -- PUT /api/v5/users/{user} → 204
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
