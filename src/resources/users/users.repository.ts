@@ -169,7 +169,11 @@ const firstJsonPage = compiledOnce(3, (db, orgId, limit, offset) =>
 
 /** A user's JSON as SQLite keeps it (migration 0017), written for this one row. */
 const findUserJson = compiledOnce(2, (db, orgId, id) =>
-  db.selectFrom('users').select(sql<string>`user_json`.as('user_json')).where('org_id', '=', orgId).where('id', '=', id),
+  db
+    .selectFrom('users')
+    .select(sql<string>`user_json`.as('user_json'))
+    .where('org_id', '=', orgId)
+    .where('id', '=', id),
 );
 
 export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
