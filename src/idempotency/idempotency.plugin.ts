@@ -5,7 +5,6 @@ import type { Kysely } from 'kysely';
 import { stringify } from 'safe-stable-stringify';
 import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/schema.js';
-import { sendJsonText } from '../http/json-text.js';
 import { errors } from '../lib/errors.js';
 import { idempotencyKeyStore, type Claim, type IdempotencyKeyStore, type KeyState, type StoredAnswer } from './key-store.js';
 
@@ -74,7 +73,7 @@ async function claimWhenFree(store: IdempotencyKeyStore, orgId: string, key: str
 function replay(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
   reply.code(answer.status).header(REPLAYED_HEADER, 'true');
   if (answer.location) reply.header('Location', answer.location);
-  return answer.body === undefined ? reply.send() : sendJsonText(reply, answer.body);
+  return answer.body === undefined ? reply.send() : reply.type('application/json; charset=utf-8').send(answer.body);
 }
 
 function keyOf(request: FastifyRequest): string | undefined {
