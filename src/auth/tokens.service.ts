@@ -54,12 +54,20 @@ interface ResolvedToken {
   resolvedAt: number;
 }
 
-/** A token's scopes, split once per row (a kept row serves many requests). */
-const rowScopes = new WeakMap<AccessTokenRow, readonly Scope[]>();
-function scopesOf(row: AccessTokenRow): readonly Scope[] {
-  let scopes = rowScopes.get(row);
-  if (!scopes) rowScopes.set(row, (scopes = Object.freeze(row.scopes.split(',') as Scope[])));
-  return scopes;
+/** A token's caller, made once per row (a kept row serves many requests); frozen, since requests share it. */
+const rowCallers = new WeakMap<AccessTokenRow, Caller>();
+function callerFor(row: AccessTokenRow): Caller {
+  let caller = rowCallers.get(row);
+  if (!caller) {
+    caller = Object.freeze({
+      orgId: row.org_id,
+      tokenId: row.id,
+      ...(row.client_id ? { clientId: row.client_id } : {}),
+      scopes: Object.freeze(row.scopes.split(',') as Scope[]),
+    });
+    rowCallers.set(row, caller);
+  }
+  return caller;
 }
 
 /**
@@ -103,12 +111,7 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
     const at = now();
     if (row.revoked_date) throw errors.invalidToken('The access token has been revoked');
     if (row.expires_date && row.expires_date <= at) throw errors.invalidToken('The access token has expired');
-    const caller: Caller = {
-      orgId: row.org_id,
-      tokenId: row.id,
-      ...(row.client_id ? { clientId: row.client_id } : {}),
-      scopes: scopesOf(row),
-    };
+    const caller = callerFor(row);
     if (row.last_used_date && Date.parse(at) - Date.parse(row.last_used_date) < LAST_USED_RESOLUTION_MS) return caller;
     return tokens.touch(row.org_id, row.id, at).then(() => {
       row.last_used_date = at;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from '../lib/errors.js';
 import { addLogBindings } from './logging.js';
 import type { Authenticator, Caller } from '../auth/caller.js';
@@ -18,7 +18,7 @@ const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 /** Every address under /api/v5 and /scim/v2, known or not (401 comes before 404/405), but the public OpenAPI document. */
 export function requiresToken(request: FastifyRequest): boolean {
   const path = routedPath(request);
-  return (isScimPath(path) || isApiPath(path)) && !PUBLIC_PATHS.has(path.replace(/\/$/, ''));
+  return (isScimPath(path) || isApiPath(path)) && !PUBLIC_PATHS.has(path.endsWith('/') ? path.slice(0, -1) : path);
 }
 
 /** Called before a request is refused for its token (none, malformed, unknown, revoked); may throw another refusal instead. */
@@ -40,33 +40,39 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
     return authenticator.authenticate(bearer[1]!);
   }
 
+  function refuse(request: FastifyRequest, done: HookHandlerDoneFunction, error: unknown): void {
+    try {
+      beforeRefusal?.(request);
+    } catch (instead) {
+      return done(instead as Error);
+    }
+    done(error as Error);
+  }
+
+  function accept(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, caller: Caller): void {
+    request.caller = caller;
+    // The audit trail: every later line of the request, a write's completion among them, names who made
+    // it, by ids only (the secret itself is never kept past this point).
+    const { orgId, tokenId, clientId } = caller;
+    addLogBindings(request, reply, clientId ? { orgId, tokenId, clientId } : { orgId, tokenId });
+    done();
+  }
+
   // A callback hook: a token already kept is checked without a promise, and the request goes on at once.
   app.addHook('onRequest', (request, reply, done) => {
     if (!requiresToken(request)) return done();
-    const refuse = (error: unknown): void => {
-      try {
-        beforeRefusal?.(request);
-      } catch (instead) {
-        return done(instead as Error);
-      }
-      done(error as Error);
-    };
-    const accept = (caller: Caller): void => {
-      request.caller = caller;
-      // The audit trail: every later line of the request, a write's completion among them, names who made
-      // it, by ids only (the secret itself is never kept past this point).
-      const { orgId, tokenId, clientId } = caller;
-      addLogBindings(request, reply, clientId ? { orgId, tokenId, clientId } : { orgId, tokenId });
-      done();
-    };
     let caller: Caller | Promise<Caller>;
     try {
       caller = authenticate(request);
     } catch (error) {
-      return refuse(error);
+      return refuse(request, done, error);
     }
-    if (caller instanceof Promise) caller.then(accept, refuse);
-    else accept(caller);
+    if (caller instanceof Promise) {
+      caller.then(
+        (found) => accept(request, reply, done, found),
+        (error: unknown) => refuse(request, done, error),
+      );
+    } else accept(request, reply, done, caller);
   });
 }
 

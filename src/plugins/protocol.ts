@@ -34,9 +34,28 @@ export function isScimPath(path: string): boolean {
   return SCIM_PATH.test(path);
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The pattern of the route matched (`''` for none), once read: see `matchedRoute`. */
+    matchedRouteUrl: string | null;
+  }
+}
+
+/**
+ * The pattern of the route the request matched, `''` when none did. Read once per request: the
+ * hooks ask several times each, and Fastify's `request.routeOptions` builds a new object of a dozen
+ * properties at every read.
+ */
+function matchedRoute(request: FastifyRequest): string {
+  let url = request.matchedRouteUrl;
+  if (url == null) url = request.matchedRouteUrl = request.is404 ? '' : (request.routeOptions.url ?? '');
+  return url;
+}
+
 /** No route of ours matched: Fastify's 404, or the catch-all OPTIONS route of CORS (plugins/cors.ts), which only answers preflights. */
 export function isUnrouted(request: FastifyRequest): boolean {
-  return request.is404 || !request.routeOptions.url || request.routeOptions.url === '*';
+  const url = matchedRoute(request);
+  return url === '' || url === '*';
 }
 
 /**
@@ -44,7 +63,7 @@ export function isUnrouted(request: FastifyRequest): boolean {
  * percent-decoded path, so an encoded prefix (`/api/%765/users`) cannot slip past a check on it.
  */
 export function routedPath(request: FastifyRequest): string {
-  if (!isUnrouted(request)) return request.routeOptions.url!;
+  if (!isUnrouted(request)) return request.matchedRouteUrl!;
   const raw = request.url.split('?', 1)[0]!;
   try {
     return decodeURI(raw);
@@ -68,7 +87,11 @@ export function isOAuthPath(path: string): boolean {
 /** Node keeps the first of several Host headers: they are counted in the raw ones. */
 function hostHeaderCount(rawHeaders: readonly string[]): number {
   let count = 0;
-  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === 'host') count += 1;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    // Only a name of four letters can be Host: the others are not lowercased to find out.
+    const name = rawHeaders[index]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
+  }
   return count;
 }
 
@@ -78,6 +101,8 @@ function hostHeaderCount(rawHeaders: readonly string[]): number {
  * an unknown address is still a 404 first).
  */
 export function registerProtocol(app: FastifyInstance, options: { trustProxy: boolean }): void {
+  // Every request has the property from the start, so that its objects keep one shape.
+  app.decorateRequest('matchedRouteUrl', null);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {

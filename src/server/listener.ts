@@ -226,12 +226,14 @@ function createHttpsRequiredServer(timeoutMs: number): http.Server {
 function trackRequests(server: http.Server) {
   let active = 0;
   let onIdle: (() => void) | undefined;
+  // One listener for every response, not a closure made per request: 'close' comes once per response.
+  const closed = () => {
+    active -= 1;
+    if (active === 0) onIdle?.();
+  };
   server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
     active += 1;
-    response.once('close', () => {
-      active -= 1;
-      if (active === 0) onIdle?.();
-    });
+    response.on('close', closed);
   });
   return {
     drained(timeoutMs: number): Promise<void> {
