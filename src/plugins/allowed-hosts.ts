@@ -29,6 +29,8 @@ const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)(.*)$/is;
  */
 export function originFormTarget(request: IncomingMessage): string {
   const url = request.url ?? '/';
+  // The origin form (`/path`), which clients send almost always, needs no rewriting.
+  if (url.startsWith('/')) return url;
   const absolute = ABSOLUTE_FORM.exec(url);
   if (!absolute) return url;
   const [, authority = '', rest = ''] = absolute;

@@ -182,9 +182,8 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     writesJson: !isPostgres(db),
 
     /** The user as the API answers it, as JSON text (see `writesJson`). */
-    async findJson(orgId: string, id: string): Promise<string | undefined> {
-      const [row] = await findUserJson(db, orgId, id);
-      return row?.user_json;
+    findJson(orgId: string, id: string): Promise<string | undefined> {
+      return findUserJson(db, orgId, id).then(([row]) => row?.user_json);
     },
 
     /**

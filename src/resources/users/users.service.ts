@@ -204,8 +204,8 @@ export function usersService(db: Kysely<Database>) {
     },
 
     /** The user `get` answers, as JSON text written by the database, where it writes it so (SQLite). */
-    async getJson(caller: Caller, id: string): Promise<string | undefined> {
-      return users.writesJson ? findById(id, (id) => users.findJson(caller.orgId, id)) : undefined;
+    getJson(caller: Caller, id: string): Promise<string | undefined> {
+      return users.writesJson ? findById(id, (id) => users.findJson(caller.orgId, id)) : Promise.resolve(undefined);
     },
 
     async create(caller: Caller, input: UserCreation): Promise<string> {
