@@ -138,6 +138,11 @@ function postgresUserJson(): RawBuilder<string> {
     ${optional('last_login_date', 'lastLoginDate', verbatim)})`;
 }
 
+/** SQLite's first JSON page: each user's JSON read from the index that keeps it (migration 0017). */
+function sqliteFirstJsonPage(orgId: string, limit: string, offset: string): RawBuilder<{ user_json: string }> {
+  return sql`select user_json from users indexed by users_created_json where org_id = ${orgId} order by created_date, id limit ${limit} offset ${offset}`;
+}
+
 /**
  * The first JSON page of an unfiltered list (the common one), up to `limit` users (the page and
  * one more), compiled once: its statement is long, and building and compiling it cost a tenth of
@@ -157,14 +162,7 @@ const firstJsonPage = compiledOnce(3, (db, orgId, limit, offset) =>
         // The stand-ins are only compiled, never run: each call binds its own numbers.
         .limit(limit as unknown as number)
         .offset(offset as unknown as number)
-    : {
-        compile: () =>
-          sql<{
-            user_json: string;
-          }>`select user_json from users indexed by users_created_json where org_id = ${orgId} order by created_date, id limit ${limit} offset ${offset}`.compile(
-            db,
-          ),
-      },
+    : { compile: () => sqliteFirstJsonPage(orgId, limit, offset).compile(db) },
 );
 
 /** A user's JSON as SQLite keeps it (migration 0017), written for this one row. */
