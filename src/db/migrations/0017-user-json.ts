@@ -3,7 +3,7 @@ import { isPostgres } from '../locking.js';
 
 // SQLite: each user as the API answers it (users.service.ts `toResponse`, its properties in that order),
 // as JSON text kept in an index beside the list's order, so that the first page of GET /users reads each
-// user's JSON instead of writing it for every request (about 40 µs a page of 100 instead of 150, measured
+// user's JSON instead of writing it for every request (about 60 µs a page of 100 instead of 150, measured
 // outside the server). The column is virtual: it takes no room in the table, only in the index, and the
 // index is written when a user's row is.
 //
@@ -11,7 +11,7 @@ import { isPostgres } from '../locking.js';
 // `active` a boolean; strings are quoted by `json_quote`, which escapes exactly what JSON.stringify escapes.
 // The id and the timestamps are written by the server (32 hex digits, `2026-11-26T16:05:35Z`) and never
 // need escaping. A later change of the representation replaces the column and its index in a migration of
-// its own; the byte-for-byte test of the pages (test/resources/users-json-page.test.ts) holds them equal.
+// its own; the byte-for-byte test of the pages (in test/resources/users.test.ts) holds them equal.
 //
 // PostgreSQL builds the JSON in the list's statement (users.repository.ts): its JSON functions are not
 // immutable, so it cannot keep them in a generated column or an index.
