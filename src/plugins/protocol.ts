@@ -54,8 +54,12 @@ function matchedRoute(request: FastifyRequest): string {
 
 /** No route of ours matched: Fastify's 404, or the catch-all OPTIONS route of CORS (plugins/cors.ts), which only answers preflights. */
 export function isUnrouted(request: FastifyRequest): boolean {
-  const url = matchedRoute(request);
-  return url === '' || url === '*';
+  return !isOwnRoute(matchedRoute(request));
+}
+
+/** A pattern of one of our routes: not none (`''`), nor the catch-all OPTIONS route of CORS (`*`). */
+function isOwnRoute(url: string): boolean {
+  return url !== '' && url !== '*';
 }
 
 /**
@@ -63,7 +67,8 @@ export function isUnrouted(request: FastifyRequest): boolean {
  * percent-decoded path, so an encoded prefix (`/api/%765/users`) cannot slip past a check on it.
  */
 export function routedPath(request: FastifyRequest): string {
-  if (!isUnrouted(request)) return request.matchedRouteUrl!;
+  const url = matchedRoute(request);
+  if (isOwnRoute(url)) return url;
   const raw = request.url.split('?', 1)[0]!;
   try {
     return decodeURI(raw);
