@@ -27,8 +27,16 @@ const USER_JSON = sql`format('{"id":"%s","email":%s,"createdDate":"%s","active":
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) return;
   await sql`alter table users add column user_json text generated always as (${USER_JSON}) virtual`.execute(db);
-  // The list's order and each user's JSON: the first page is read from this index alone.
-  await db.schema.createIndex('users_created_json').on('users').columns(['org_id', 'created_date', 'id', 'user_json']).execute();
+  // The list's order and each user's JSON: the first page is read from this index alone. Partial on a condition
+  // that holds for every row, so that only a statement stating it may use the index: otherwise SQLite's planner
+  // takes it for other statements of the same order (a deep page's ids: 2.1x its CPU, measured), where the
+  // smaller `users_created` serves better.
+  await db.schema
+    .createIndex('users_created_json')
+    .on('users')
+    .columns(['org_id', 'created_date', 'id', 'user_json'])
+    .where(sql.ref('user_json'), 'is not', null)
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

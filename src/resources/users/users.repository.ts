@@ -138,9 +138,13 @@ function postgresUserJson(): RawBuilder<string> {
     ${optional('last_login_date', 'lastLoginDate', verbatim)})`;
 }
 
-/** SQLite's first JSON page: each user's JSON read from the index that keeps it (migration 0017). */
+/**
+ * SQLite's first JSON page: each user's JSON read from the index that keeps it (migration 0017). The
+ * index is partial on `user_json is not null` (true of every row), which the statement states so that
+ * the index may serve it.
+ */
 function sqliteFirstJsonPage(orgId: string, limit: string, offset: string): RawBuilder<{ user_json: string }> {
-  return sql`select user_json from users indexed by users_created_json where org_id = ${orgId} order by created_date, id limit ${limit} offset ${offset}`;
+  return sql`select user_json from users indexed by users_created_json where org_id = ${orgId} and user_json is not null order by created_date, id limit ${limit} offset ${offset}`;
 }
 
 /**

@@ -23,7 +23,7 @@ select "id", "first_name", "last_name", "username", "email", "locale", "tags", "
 -- GET /api/v5/users?limit=50 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select (select data_version from pragma_data_version) as "version", total_changes() as "changes";
-select user_json from users indexed by users_created_json where org_id = ? order by created_date, id limit ? offset ?;
+select user_json from users indexed by users_created_json where org_id = ? and user_json is not null order by created_date, id limit ? offset ?;
 
 -- GET /api/v5/users/{user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
