@@ -46,6 +46,16 @@ async function names(db: Kysely<Schema>): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/** What another connection to the same file sees: only what has been committed. */
+function committedNames(sqlite: Database.Database): string[] {
+  const other = new Database(sqlite.name, { readonly: true });
+  try {
+    return (other.prepare('select name from items order by id').all() as { name: string }[]).map((row) => row.name);
+  } finally {
+    other.close();
+  }
+}
+
 /** A promise plus the function that resolves it, to signal from inside a transaction. */
 function signal(): { promise: Promise<void>; fire: () => void } {
   let fire = (): void => {};
@@ -289,16 +299,6 @@ describe('createSqliteDialect: transactions', () => {
 });
 
 describe('createSqliteDialect: transactions that commit together', () => {
-  /** What another connection to the same file sees: only what has been committed. */
-  function committedNames(sqlite: Database.Database): string[] {
-    const other = new Database(sqlite.name, { readonly: true });
-    try {
-      return (other.prepare('select name from items order by id').all() as { name: string }[]).map((row) => row.name);
-    } finally {
-      other.close();
-    }
-  }
-
   it('commits the transactions of one turn together, each told only once all are durable', async () => {
     const { db, sqlite } = setup();
     const seenInsideSecond: string[][] = [];
@@ -383,5 +383,90 @@ describe('createSqliteDialect: transactions that commit together', () => {
     sqlite.pragma('max_page_count = 4294967294');
     await write('later', 1);
     assert.ok(committedNames(sqlite).some((name) => name.startsWith('later')));
+  });
+});
+
+describe('createSqliteDialect: the reads of a turn', () => {
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  /** Commits a row from another connection to the same file, as the command line or a second process would. */
+  function insertElsewhere(sqlite: Database.Database, name: string): void {
+    const other = new Database(sqlite.name);
+    try {
+      other.prepare('insert into items (name) values (?)').run(name);
+    } finally {
+      other.close();
+    }
+  }
+
+  it('share one read transaction, which ends with the turn: a commit elsewhere is seen from the next turn on', async () => {
+    const { db, sqlite } = setup();
+    await db.insertInto('items').values({ name: 'before' }).execute();
+    assert.deepEqual(await names(db), ['before']);
+    assert.equal(sqlite.inTransaction, true);
+    insertElsewhere(sqlite, 'elsewhere');
+    assert.deepEqual(await names(db), ['before'], 'the turn reads as of its first read');
+    await nextTurn();
+    assert.equal(sqlite.inTransaction, false);
+    assert.deepEqual(await names(db), ['before', 'elsewhere']);
+  });
+
+  it('share it with the reads run on the driver directly', async () => {
+    const sqlite = new Database(path.join(dir, `db-${++fileCount}.sqlite`));
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.exec(
+      "create table items (id integer primary key, name text not null unique, active integer not null default 1); insert into items (name) values ('a')",
+    );
+    const dialect = createSqliteDialect(sqlite);
+    const db = new Kysely<Schema>({ dialect });
+    opened.push(db);
+    const read = dialect.direct.prepare('select name from items order by id')!;
+    // Prepared before the turn: a statement is prepared outside the reads' transaction, which ends it.
+    assert.deepEqual(await names(db), ['a']);
+    await nextTurn();
+    assert.deepEqual(read([]), [{ name: 'a' }]);
+    insertElsewhere(sqlite, 'b');
+    assert.deepEqual(await names(db), ['a']);
+    assert.deepEqual(read([]), [{ name: 'a' }]);
+    await nextTurn();
+    assert.deepEqual(read([]), [{ name: 'a' }, { name: 'b' }]);
+    assert.equal(dialect.direct.prepare("insert into items (name) values ('c') returning id"), undefined, 'a write is never run directly');
+  });
+
+  it('end before a write of the same turn, which every read after it sees', async () => {
+    const { db, sqlite } = setup();
+    assert.deepEqual(await names(db), []);
+    const written = db.insertInto('items').values({ name: 'written' }).execute();
+    assert.equal(sqlite.inTransaction, true, "the write's own transaction, not the reads'");
+    await written;
+    assert.deepEqual(await names(db), ['written']);
+    assert.deepEqual(committedNames(sqlite), ['written']);
+  });
+
+  it('end before a statement that must run alone: a pragma set after a read takes effect', async () => {
+    const { db, sqlite } = setup();
+    const before = sqlite.pragma('foreign_keys', { simple: true });
+    assert.deepEqual(await names(db), []);
+    await sql`pragma foreign_keys = ${sql.raw(before ? 'off' : 'on')}`.execute(db);
+    assert.equal(sqlite.pragma('foreign_keys', { simple: true }), before ? 0 : 1);
+    await sql`create table later (id integer primary key)`.execute(db);
+    assert.equal(sqlite.inTransaction, false);
+    assert.deepEqual(
+      await db
+        .selectFrom('later' as 'items')
+        .selectAll()
+        .execute(),
+      [],
+    );
+  });
+
+  it('do not keep the database from closing, and the turn ends without an error', async () => {
+    const { db, sqlite } = setup();
+    assert.deepEqual(await names(db), []);
+    assert.equal(sqlite.inTransaction, true);
+    await db.destroy();
+    opened.splice(opened.indexOf(db), 1);
+    assert.equal(sqlite.open, false);
+    await nextTurn();
   });
 });
