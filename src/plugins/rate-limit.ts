@@ -108,10 +108,20 @@ export function createRateLimiter(app: FastifyInstance, settings: RateLimitSetti
   return {
     /** Before authentication: the OAuth endpoints' address budget, and a spent address refused where no token is needed. */
     screenAddresses(): void {
-      app.addHook('onRequest', async (request, reply) => {
+      // A callback hook: only the OAuth endpoints wait for the store, and every other request goes on
+      // without a promise and a turn of the microtask queue.
+      app.addHook('onRequest', (request, reply, done) => {
         const kind = kindOf(request);
-        if (kind === 'oauth' && oauth) await admit(reply, `oauth-address:${addressKey(request.ip)}`, oauth);
-        if (kind === 'other' && api && !requiresToken(request)) refuseIfSpent(`address:${addressKey(request.ip)}`);
+        if (kind === 'oauth' && oauth) {
+          admit(reply, `oauth-address:${addressKey(request.ip)}`, oauth).then(() => done(), done);
+          return;
+        }
+        try {
+          if (kind === 'other' && api && !requiresToken(request)) refuseIfSpent(`address:${addressKey(request.ip)}`);
+        } catch (refusal) {
+          return done(refusal as Error);
+        }
+        done();
       });
     },
 
