@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError, preParsingHookHandler } from 'fastify';
 import { validationError } from '../http/validation-errors.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { textErrors } from './validation.js';
@@ -195,17 +195,26 @@ function contentEncodingRefusal(request: FastifyRequest): Error | undefined {
   return undefined;
 }
 
+/** Fastify reads no body for these methods, so there is none to refuse. */
+const BODILESS_METHODS = new Set(['GET', 'HEAD']);
+
 /**
  * Bodies are JSON and nothing else (Fastify would also parse text/plain). A request without a body
  * (a DELETE sent with some content type) is simply bodiless, whatever its Content-Type. The JSON
  * parser's own message is not passed on: it may quote the body, and a refusal's message is logged.
+ * The Content-Encoding check is a hook of the routes that may read a body only: a GET's body is
+ * never read, and its route runs no hook before the handler.
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addHook('preParsing', (request, _reply, payload, done) => {
+  const refuseEncoded: preParsingHookHandler = (request, _reply, payload, done) => {
     const refusal = contentEncodingRefusal(request);
     if (refusal) done(refusal);
     else done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().every((method) => BODILESS_METHODS.has(method))) return;
+    route.preParsing = [...[route.preParsing ?? []].flat(), refuseEncoded];
   });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody);
   app.addContentTypeParser('*', (request, _payload, done) => {
