@@ -54,20 +54,31 @@ interface ResolvedToken {
   resolvedAt: number;
 }
 
-/** A token's caller, made once per row (a kept row serves many requests); frozen, since requests share it. */
-const rowCallers = new WeakMap<AccessTokenRow, Caller>();
-function callerFor(row: AccessTokenRow): Caller {
-  let caller = rowCallers.get(row);
-  if (!caller) {
-    caller = Object.freeze({
+/** What every request with a token reads of its row, worked out once per row (a kept row serves many requests). */
+interface RowFacts {
+  /** Frozen, since requests share it. */
+  caller: Caller;
+  /** In ms since the epoch; Infinity for a token that never expires. */
+  expiresAt: number;
+  /** In ms since the epoch; NaN when never used. */
+  lastUsedAt: number;
+}
+
+const rowFacts = new WeakMap<AccessTokenRow, RowFacts>();
+function factsOf(row: AccessTokenRow): RowFacts {
+  let facts = rowFacts.get(row);
+  if (!facts) {
+    const caller = Object.freeze({
       orgId: row.org_id,
       tokenId: row.id,
       ...(row.client_id ? { clientId: row.client_id } : {}),
       scopes: Object.freeze(row.scopes.split(',') as Scope[]),
     });
-    rowCallers.set(row, caller);
+    const expiresAt = row.expires_date ? Date.parse(row.expires_date) : Number.POSITIVE_INFINITY;
+    facts = { caller, expiresAt, lastUsedAt: row.last_used_date ? Date.parse(row.last_used_date) : Number.NaN };
+    rowFacts.set(row, facts);
   }
-  return caller;
+  return facts;
 }
 
 /**
@@ -108,14 +119,16 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
   /** The caller of a usable token's row, or the 401 that says why not; waits only when the last use must be written. */
   function callerOf(row: AccessTokenRow | undefined): Caller | Promise<Caller> {
     if (!row) throw errors.invalidToken('The access token is invalid');
-    const at = now();
     if (row.revoked_date) throw errors.invalidToken('The access token has been revoked');
-    if (row.expires_date && row.expires_date <= at) throw errors.invalidToken('The access token has expired');
-    const caller = callerFor(row);
-    if (row.last_used_date && Date.parse(at) - Date.parse(row.last_used_date) < LAST_USED_RESOLUTION_MS) return caller;
-    return tokens.touch(row.org_id, row.id, at).then(() => {
-      row.last_used_date = at;
-      return caller;
+    const facts = factsOf(row);
+    const at = Date.now();
+    if (facts.expiresAt <= at) throw errors.invalidToken('The access token has expired');
+    if (at - facts.lastUsedAt < LAST_USED_RESOLUTION_MS) return facts.caller;
+    const stamp = now();
+    return tokens.touch(row.org_id, row.id, stamp).then(() => {
+      row.last_used_date = stamp;
+      facts.lastUsedAt = Date.parse(stamp);
+      return facts.caller;
     });
   }
 
