@@ -230,8 +230,8 @@ class WriteBatch {
   /**
    * Runs a read made outside any transaction, while the handle is idle, in the turn's read
    * transaction. A statement on its own is a transaction of its own, and beginning and ending one
-   * costs more than a lookup by key: SQLite takes and drops its shared locks (four system calls) and
-   * checks the WAL index, about 6 of the 9 µs of such a lookup. The reads of a turn share one
+   * costs more than a lookup by key: SQLite takes and gives back its shared lock (two `fcntl` system
+   * calls) and checks the WAL index, about 6 of the 9 µs of such a lookup. The reads of a turn share one
    * transaction instead, and see the database as of the turn's first read; the turn's end, or any
    * other use of the handle (a write, a streaming read, a statement that must run alone), ends it,
    * so that a write of this process is seen by every read after it.
