@@ -203,7 +203,7 @@ const BODILESS_METHODS = new Set(['GET', 'HEAD']);
  * (a DELETE sent with some content type) is simply bodiless, whatever its Content-Type. The JSON
  * parser's own message is not passed on: it may quote the body, and a refusal's message is logged.
  * The Content-Encoding check is a hook of the routes that may read a body only: a GET's body is
- * never read, and its route runs no hook before the handler.
+ * never read, and its route runs no preParsing hook at all.
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
