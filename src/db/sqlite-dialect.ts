@@ -61,7 +61,7 @@ interface Prepared {
   toRow?: RowBuilder;
   /** Changes rows: outside a transaction it still commits with the batch of its turn. */
   writes: boolean;
-  /** Returns rows and changes nothing (SQLite says so of the compiled statement): it may join the turn's read transaction. */
+  /** Returns rows and changes nothing (SQLite's own verdict on the compiled statement, so never a write with RETURNING): it may join the turn's read transaction. */
   readsOnly: boolean;
 }
 
@@ -85,12 +85,11 @@ function rowBuilder(statement: Statement): RowBuilder {
 
 function prepare(database: Database, sql: string): Prepared {
   const statement = database.prepare(sql);
-  const writes = WRITE.test(sql);
   return {
     statement,
     toRow: statement.reader ? rowBuilder(statement) : undefined,
-    writes,
-    readsOnly: statement.reader && statement.readonly && !writes,
+    writes: WRITE.test(sql),
+    readsOnly: statement.reader && statement.readonly,
   };
 }
 
@@ -378,8 +377,9 @@ class SqliteDriver implements Driver, DirectRunner {
   async releaseConnection(): Promise<void> {}
 
   /**
-   * A read run at once while the handle is idle (the check a connection of Kysely's makes first), with
-   * a statement of its own and rows built as every read's; while a batch is open it waits in Kysely's path.
+   * A read run at once while the handle is idle (the check a connection of Kysely's makes first), in
+   * the turn's read transaction as Kysely's reads are, with a statement of its own and rows built as
+   * every read's; while a batch is open it waits in Kysely's path.
    */
   prepare(sql: string): ((parameters: readonly unknown[]) => object[] | undefined) | undefined {
     const prepared = this.#batch.prepare(sql);
