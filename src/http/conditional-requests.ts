@@ -81,7 +81,8 @@ export function sendItemJson(request: FastifyRequest, reply: FastifyReply, json:
 
 /** Sets the ETag; the 304 when the client's If-None-Match names it, otherwise undefined. */
 function notModified(request: FastifyRequest, reply: FastifyReply, tag: string): FastifyReply | undefined {
-  reply.header('ETag', tag);
+  // Lower case, as Fastify keeps header names (plugins/security-headers.ts says why).
+  reply.header('etag', tag);
   const ifNoneMatch = preconditionHeader(request, 'if-none-match');
   return ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, tag) ? reply.code(304).send() : undefined;
 }

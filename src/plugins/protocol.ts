@@ -109,7 +109,8 @@ export function registerProtocol(app: FastifyInstance, options: { trustProxy: bo
   // Every request has the property from the start, so that its objects keep one shape.
   app.decorateRequest('matchedRouteUrl', null);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
+    // Lower case, as Fastify keeps header names (security-headers.ts says why).
+    reply.header('x-request-id', request.id);
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       reply.header('Connection', 'close');
       return done(errors.missingHost());

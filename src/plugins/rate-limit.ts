@@ -32,10 +32,11 @@ export function addressKey(ip: string): string {
     .join(':')}::/64`;
 }
 
+/** On every limited response: the names in lower case, as Fastify keeps them (security-headers.ts says why). */
 function setHeaders(reply: FastifyReply, decision: Decision): void {
-  reply.header('RateLimit-Limit', decision.limit);
-  reply.header('RateLimit-Remaining', decision.remaining);
-  reply.header('RateLimit-Reset', Math.ceil(decision.resetMs / 1000));
+  reply.header('ratelimit-limit', decision.limit);
+  reply.header('ratelimit-remaining', decision.remaining);
+  reply.header('ratelimit-reset', Math.ceil(decision.resetMs / 1000));
 }
 
 function retryAfterSeconds(ms: number): number {
