@@ -2,8 +2,6 @@ import pino from 'pino';
 
 /** More than a busy turn of the event loop logs, so that lines are written when the turn ends, not before. */
 const TURN_BUFFER_CHARACTERS = 256 * 1024;
-/** The most one system call writes (sonic-boom's bound, which must exceed what is held). */
-const LARGEST_WRITE_BYTES = 4 * TURN_BUFFER_CHARACTERS;
 
 /**
  * The server's log on standard output. The lines a turn of the event loop makes are written
@@ -18,7 +16,8 @@ const LARGEST_WRITE_BYTES = 4 * TURN_BUFFER_CHARACTERS;
  * at 50 connections, the largest allocation of a request).
  */
 export function turnBufferedStdout(): pino.DestinationStream {
-  const output = pino.destination({ dest: 1, sync: true, maxWrite: LARGEST_WRITE_BYTES });
+  // Synchronous and unbuffered: each write below goes to the system at once, as one call.
+  const output = pino.destination({ dest: 1, sync: true });
   let lines: string[] = [];
   let held = 0;
   let flushScheduled = false;
