@@ -49,7 +49,8 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
       join pg_catalog.pg_type t on t.oid = a.atttypid
       join pg_catalog.pg_namespace tn on tn.oid = t.typnamespace
       left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
-      where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p')
+      -- Generated columns are the database's own to write (SQLite's table_info leaves them out too).
+      where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p') and a.attgenerated = ''
       order by c.relname, a.attnum`.execute(this.db);
     const tables = new Map<string, TableMetadata & { columns: ColumnMetadata[] }>();
     for (const row of rows) {

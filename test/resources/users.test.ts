@@ -357,8 +357,27 @@ forEachEngine('users: the page the database writes as JSON', (h) => {
         ),
       );
     }
+    // A user with every property and nothing to escape: PostgreSQL writes its strings as they are (migration 0018).
+    const plain = await h.create(
+      'users',
+      { email: 'plain@example.com', firstName: 'Ada', lastName: 'Lovelace', username: 'ada', locale: 'en-GB', tags: ['math', 'engines'] },
+      { token: org.token },
+    );
+    ids.push(plain);
     assert.equal((await h.put(`users/${ids[1]}`, { active: false }, { token: org.token })).statusCode, 204);
-    await h.database.db.updateTable('users').set({ last_login_date: '2026-01-02T03:04:05Z' }).where('id', '=', ids[2]!).execute();
+    await h.database.db.updateTable('users').set({ last_login_date: '2026-01-02T03:04:05Z' }).where('id', 'in', [ids[2]!, plain]).execute();
+    if (h.engine === 'postgres') {
+      const { rows } = await sql<{ id: string; json_verbatim: boolean }>`select id, json_verbatim from users where org_id = ${org.id}`.execute(
+        h.database.db,
+      );
+      assert.deepEqual(
+        rows
+          .filter((row) => row.json_verbatim)
+          .map((row) => row.id)
+          .sort(),
+        [ids[4]!, plain].sort(),
+      );
+    }
     const caller = { orgId: org.id, tokenId: 'test', scopes: ['read' as const] };
     const users = usersService(h.database.db);
     for (const [query, paging] of [

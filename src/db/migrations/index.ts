@@ -16,6 +16,7 @@ import * as importJobs from './0014-import-jobs.js';
 import * as importJobHeartbeat from './0015-import-job-heartbeat.js';
 import * as scimUserEmails from './0016-scim-user-emails.js';
 import * as userJson from './0017-user-json.js';
+import * as userJsonVerbatim from './0018-user-json-verbatim.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-import-job-heartbeat': importJobHeartbeat,
   '0016-scim-user-emails': scimUserEmails,
   '0017-user-json': userJson,
+  '0018-user-json-verbatim': userJsonVerbatim,
 };
