@@ -364,6 +364,20 @@ forEachEngine('users: the page the database writes as JSON', (h) => {
       { token: org.token },
     );
     ids.push(plain);
+    // One character to escape each, in one property each, so that every kind must be told apart on its own;
+    // and characters JSON.stringify leaves as they are (DEL, U+2028, non-ASCII), which may be written verbatim.
+    const oneEscape = [
+      { firstName: 'only "a quote' },
+      { lastName: 'only \\ a backslash' },
+      { username: 'only\u0001control' },
+      { tags: ['only\u001fcontrol'] },
+    ];
+    const escapedOnce: string[] = [];
+    for (const [i, properties] of oneEscape.entries()) {
+      escapedOnce.push(await h.create('users', { email: `escape${i}@example.com`, ...properties }, { token: org.token }));
+    }
+    const unescaped = await h.create('users', { email: 'unescaped@example.com', firstName: 'del\u007f \u2028 Émile 李 🎓' }, { token: org.token });
+    ids.push(...escapedOnce, unescaped);
     assert.equal((await h.put(`users/${ids[1]}`, { active: false }, { token: org.token })).statusCode, 204);
     await h.database.db.updateTable('users').set({ last_login_date: '2026-01-02T03:04:05Z' }).where('id', 'in', [ids[2]!, plain]).execute();
     if (h.engine === 'postgres') {
@@ -375,7 +389,7 @@ forEachEngine('users: the page the database writes as JSON', (h) => {
           .filter((row) => row.json_verbatim)
           .map((row) => row.id)
           .sort(),
-        [ids[4]!, plain].sort(),
+        [ids[4]!, plain, unescaped].sort(),
       );
     }
     const caller = { orgId: org.id, tokenId: 'test', scopes: ['read' as const] };
