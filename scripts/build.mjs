@@ -2,7 +2,7 @@
 // removes what an earlier build left for a source that is gone, so that no deleted test still runs and no
 // removed module can still be imported. A fresh clone builds everything; an unchanged tree takes seconds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 
@@ -20,8 +20,14 @@ function sources() {
     .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'));
 }
 
-// tsc's incremental build trusts its build info, not dist/: an output deleted by hand would never come back.
-if (existsSync(INFO) && sources().some((source) => !existsSync(join(OUT, source.replace(/\.ts$/, '.js'))))) rmSync(INFO);
+// tsc's incremental build trusts its build info, not dist/: an output deleted by hand would never come back, and
+// one that `npm run test:file` transpiled after it would stay as it is when its source returns to what tsc last
+// compiled (an edit tried, then undone). Either way the build starts over.
+if (existsSync(INFO)) {
+  const built = statSync(INFO).mtimeMs;
+  const outputs = sources().map((source) => join(OUT, source.replace(/\.ts$/, '.js')));
+  if (outputs.some((output) => !existsSync(output) || statSync(output).mtimeMs > built)) rmSync(INFO);
+}
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
