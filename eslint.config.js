@@ -2,11 +2,17 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { routeScope } from './scripts/eslint-route-scope.mjs';
+import { noForgedUnit, noTransaction } from './scripts/eslint-unit-of-work.mjs';
 
 const SRC = resolve(import.meta.dirname, 'src');
 
 /** Everything app.ts assembles; the command line stands above it and its settings. */
 const ASSEMBLED = [
+  'accounts',
+  'oidc',
+  'pages',
+  'console',
   'lib',
   'db',
   'auth',
@@ -16,6 +22,7 @@ const ASSEMBLED = [
   'events',
   'plugins',
   'resources',
+  'tenancy',
   'oauth',
   'scim',
   'imports',
@@ -26,7 +33,7 @@ const ASSEMBLED = [
 /**
  * What each part of src/ may import besides itself: imports point down, never up. A part not named in
  * another's list is above it. src/api-resources.ts, the list of every resource of the API, stands above
- * the resources (and SCIM's attribute mappings, webhooks and imports) it assembles; resources may use each
+ * the resources (SCIM's attribute mappings, webhooks and imports among them) it assembles; resources may use each
  * other's services, repositories and schemas, but never each other's routes.
  */
 const LAYERS = {
@@ -36,25 +43,58 @@ const LAYERS = {
   'rate-limit': ['lib'],
   idempotency: ['lib', 'db', 'auth'],
   http: ['lib', 'db', 'auth', 'idempotency'],
-  // The change stream: the outbox, the event types, and webhooks (events/webhooks/: their routes, statements,
-  // queueing and delivery worker), one module since the outbox queues each event's deliveries in its transaction.
+  // The change stream: the outbox, the event types, and the webhooks' machinery (events/webhooks/: the statements
+  // of their tables, queueing and the delivery worker), one module since the outbox queues each event's deliveries
+  // in its transaction. The webhooks' routes and service are a resource (resources/webhooks/).
   events: ['lib', 'db', 'auth', 'idempotency', 'http'],
   plugins: ['lib', 'db', 'auth', 'rate-limit', 'http'],
   resources: ['lib', 'db', 'auth', 'events', 'http', 'idempotency'],
+  // The organizations (not a resource of the API): creating one provisions resources in it; sandboxes and sample data.
+  tenancy: ['lib', 'db', 'auth', 'events', 'http', 'idempotency', 'resources'],
+  // People signing in: their sessions, the throttle, required actions, forgotten passwords.
+  accounts: ['lib', 'db', 'auth', 'events', 'rate-limit', 'resources'],
   oauth: ['lib', 'db', 'auth', 'http', 'plugins', 'rate-limit', 'resources'],
+  // The people's pages (server-rendered HTML), over the accounts' services.
+  // The OpenID Connect provider (oidc-provider) over the organizations' sign-in clients and people.
+  oidc: ['lib', 'db', 'auth', 'http', 'plugins', 'resources', 'accounts', 'oauth'],
+  pages: ['lib', 'db', 'auth', 'http', 'plugins', 'rate-limit', 'resources', 'tenancy', 'accounts', 'oauth', 'oidc'],
+  // The administrators' console: pages over the same services as the API.
+  console: [
+    'lib',
+    'db',
+    'auth',
+    'events',
+    'http',
+    'idempotency',
+    'plugins',
+    'rate-limit',
+    'resources',
+    'tenancy',
+    'scim',
+    'imports',
+    'accounts',
+    'oauth',
+    'pages',
+  ],
   scim: ['lib', 'db', 'auth', 'events', 'http', 'plugins', 'resources'],
   // Importing and exporting an organization's users from files, for the command line and POST /imports.
   imports: ['lib', 'db', 'auth', 'events', 'http', 'idempotency', 'plugins', 'resources'],
   'api-resources.ts': ['lib', 'db', 'auth', 'events', 'http', 'resources', 'scim', 'imports'],
   server: ['lib', 'db', 'events', 'http', 'plugins'],
-  'config.ts': ['lib', 'db', 'events', 'rate-limit', 'server'],
+  'config.ts': ['lib', 'db', 'events', 'rate-limit', 'server', 'accounts'],
   'app.ts': ASSEMBLED,
   cli: [...ASSEMBLED, 'config.ts', 'app.ts'],
 };
 
+/**
+ * Resources of the API that stand on a layer above the others: they sit in src/resources/ beside the
+ * rest, and belong to the layer whose machinery they expose (the import engine, SCIM's attributes).
+ */
+const LAYER_OF_FOLDER = { 'resources/imports': 'imports', 'resources/attribute-mappings': 'scim' };
+
 /** `…/src/resources/users/users.service.ts` → ['resources', 'users', 'users.service.ts']. */
 const partsOf = (file) => relative(SRC, file).split(sep);
-const layerOf = (parts) => parts[0];
+const layerOf = (parts) => LAYER_OF_FOLDER[`${parts[0]}/${parts[1]}`] ?? parts[0];
 
 const layering = {
   meta: {
@@ -126,6 +166,18 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     plugins: { local: { rules: { layering } } },
     rules: { 'local/layering': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { routes: { rules: { scope: routeScope } } },
+    rules: { 'routes/scope': 'error' },
+  },
+  {
+    // One way to write: a transaction begins in src/db/ only, and its handle and timestamp are never forged.
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**'],
+    plugins: { 'unit-of-work': { rules: { 'no-transaction': noTransaction, 'no-forged-unit': noForgedUnit } } },
+    rules: { 'unit-of-work/no-transaction': 'error', 'unit-of-work/no-forged-unit': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

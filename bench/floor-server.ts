@@ -1,16 +1,17 @@
 /**
  * The floor: a bare `node:https` server with the API's certificate that answers every request with
  * one pre-serialized response (the real server's status, Content-Type, Location and body bytes).
- * It also measures the other floor, the raw password hash rate, with the very function the API
- * hashes with, so the floor follows whatever algorithm and parameters src/lib/passwords.ts uses.
+ * It also measures the other floor, the raw password hash (or verification) rate, with the very
+ * functions the API hashes and verifies with, so the floor follows whatever algorithm, parameters and
+ * concurrency src/lib/passwords.ts uses.
  *
- * argv: <cert file> <key file>. Sends {port} once listening; then answers `answer` and `hash` calls.
+ * argv: <cert file> <key file>. Sends {port} once listening; then answers `answer`, `hash` and `verify` calls.
  */
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { hashPassword } from '../src/lib/passwords.js';
+import { hashPassword, verifyPassword } from '../src/lib/passwords.js';
 
 export interface FloorAnswer {
   status: number;
@@ -38,17 +39,22 @@ const server = https.createServer({ cert: readFileSync(certFile!), key: readFile
 // The API's listener keeps idle connections for as long as the client does; so does the floor.
 server.keepAliveTimeout = 0;
 
-/** Hashes per second with `concurrency` hashes in flight (the thread pool runs four at a time). */
-async function hashRate(seconds: number, concurrency: number): Promise<HashRate> {
+/**
+ * Hashes per second with `concurrency` hashes in flight (the thread pool runs four at a time), or
+ * with `verify`, checks of a password against its stored hash per second (what a sign-in costs).
+ */
+async function hashRate(seconds: number, concurrency: number, verify = false): Promise<HashRate> {
   let hashes = 0;
-  let sample = '';
+  let sample = await hashPassword('benchmark1');
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) {
-        sample = await hashPassword('benchmark1');
+        if (verify) {
+          if (!(await verifyPassword('benchmark1', sample))) throw new Error('the password does not match its own hash');
+        } else sample = await hashPassword('benchmark1');
         hashes += 1;
       }
     }),
@@ -58,14 +64,14 @@ async function hashRate(seconds: number, concurrency: number): Promise<HashRate>
   return { rate: hashes / elapsed, scheme: sample.split('$').slice(0, -2).join('$'), cpuPercent: ((cpu.user + cpu.system) / 1e6 / elapsed) * 100 };
 }
 
-process.on('message', (message: { id: number; type: 'answer' | 'hash'; answer?: FloorAnswer; seconds?: number; concurrency?: number }) => {
+process.on('message', (message: { id: number; type: 'answer' | 'hash' | 'verify'; answer?: FloorAnswer; seconds?: number; concurrency?: number }) => {
   if (message.type === 'answer') {
     answer = { ...message.answer!, body: Buffer.from(message.answer!.body) };
     process.send!({ id: message.id, result: true });
     return;
   }
   // A failure is an unhandled rejection: it ends this child.
-  void hashRate(message.seconds!, message.concurrency!).then((result) => process.send!({ id: message.id, result }));
+  void hashRate(message.seconds!, message.concurrency!, message.type === 'verify').then((result) => process.send!({ id: message.id, result }));
 });
 process.on('disconnect', () => process.exit(0));
 

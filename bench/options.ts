@@ -43,7 +43,11 @@ Options:
   --no-scale              skip the 1,000,000-user dataset (quick skips it)
   --no-references         skip the Fastify reference servers (quick skips them)
   --out <dir>             where results go (default bench/results)
-  -h, --help              this help`;
+  -h, --help              this help
+
+Background work has benches of its own: npm run bench:delivery (webhook deliveries draining a
+backlog, one endpoint and 100 together; its options in bench/delivery-drain.ts), and the others of
+package.json's bench:* scripts, each described in docs/performance.md.`;
 
 function positiveNumber(value: string | undefined, flag: string, fallback: number, integer = true): number {
   if (value === undefined) return fallback;

@@ -10,10 +10,9 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { ensureSelfSignedCertificate } from '../src/server/tls-certificate.js';
 import type { LoadJob, LoadResult } from './load-generator.js';
-import { forkWorker, runCli, startApiServer } from './processes.js';
+import { forkWorker, postgresDatabase, runCli, startApiServer } from './processes.js';
 
 const API = '/api/v5';
 
@@ -33,23 +32,6 @@ function post(origin: string, token: string, path: string, body: object): Promis
   });
 }
 
-/** A database of its own on the server `url` names; returns its URL and how to drop it. */
-async function postgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `password_burst_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const own = new URL(url);
-  own.pathname = `/${name}`;
-  return {
-    url: own.toString(),
-    async drop() {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -61,10 +43,11 @@ async function main(): Promise<void> {
   });
   const seconds = Number(values.seconds);
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'training-api-password-burst-'));
-  const postgres = values['postgres-url'] ? await postgresDatabase(values['postgres-url']) : undefined;
+  const postgres = values['postgres-url'] ? await postgresDatabase(values['postgres-url'], 'password_burst') : undefined;
   const databaseUrl = postgres?.url ?? `sqlite:${path.join(runDir, 'burst.db')}`;
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: runDir };
   await ensureSelfSignedCertificate(path.join(runDir, 'tls'));
+  await runCli(['migrate'], env);
   const orgId = (await runCli(['orgs', 'create', '--name', 'Password burst'], env)).trim();
   const token = (await runCli(['tokens', 'create', '--org', orgId], env)).trim();
   const server = await startApiServer({

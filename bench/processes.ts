@@ -3,6 +3,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 /** The package root, from dist/bench. */
@@ -37,13 +38,19 @@ export function cpuSeconds(pid: number): number | undefined {
   });
 }
 
-/** Resident memory of a process and its children in bytes; undefined off Linux. */
-export function rssBytes(pid: number): number | undefined {
+/** A memory figure of /proc/<pid>/status of a process and its children, in bytes; undefined off Linux. */
+function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   return sumOver(pid, (each) => {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${each}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${each}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : 0;
   });
 }
+
+/** Resident memory of a process and its children in bytes; undefined off Linux. */
+export const rssBytes = (pid: number) => statusBytes(pid, 'VmRSS');
+
+/** The most resident memory a process (and each of its children) has had since it started, in bytes; undefined off Linux. */
+export const peakRssBytes = (pid: number) => statusBytes(pid, 'VmHWM');
 
 /** A child that answers each message sent with `call` by one message carrying the same id. */
 export interface Worker {
@@ -114,6 +121,8 @@ export interface ApiServerOptions {
   keyFile: string;
   /** Extra node flags, such as --cpu-prof. */
   nodeArgs?: string[];
+  /** Extra settings, such as the webhooks'. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -133,6 +142,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       PORT: '0',
       RATE_LIMIT: 'off',
       LOG_LEVEL: 'info',
+      ...options.env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -162,4 +172,21 @@ export function runCli(args: string[], env: Record<string, string>, showProgress
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`training-api ${args.join(' ')} failed (${code}): ${stderr}`))));
   });
+}
+
+/** A database of its own, named `<prefix>_<time>`, on the server `url` names; returns its URL and how to drop it. */
+export async function postgresDatabase(url: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return {
+    url: own.toString(),
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }

@@ -21,6 +21,14 @@ export interface RequestPlan {
   /** Each path is used once, across every round (the ejected registration cannot be ejected again). */
   consume?: boolean;
   body?: string;
+  /** Bodies in turn instead of `body` (a sign-in's form of each person). */
+  bodies?: string[];
+  /** More request headers (a form's Content-Type, a cookie). */
+  headers?: Record<string, string>;
+  /** A status that counts as an answer, besides 2xx (a sign-in answers 303). */
+  expect?: number;
+  /** Bearer tokens in turn with the paths, instead of the job's (each path read with its organization's token). */
+  tokens?: string[];
 }
 
 export interface Scenario {
@@ -113,8 +121,10 @@ export function selectScenarios(ids: readonly string[]): Scenario[] {
   return SCENARIOS.filter((scenario) => ids.length === 0 || ids.includes(scenario.id));
 }
 
-/** The n-th request of a plan: its path and body. */
-export function requestOf(plan: RequestPlan, n: number, unique: number | string): { path: string; body?: string } {
+/** The n-th request of a plan: its path, body and token (when the plan gives each its own). */
+export function requestOf(plan: RequestPlan, n: number, unique: number | string): { path: string; body?: string; token?: string } {
   const path = plan.paths[n % plan.paths.length]!;
-  return plan.body === undefined ? { path } : { path, body: plan.body.replaceAll('{n}', String(unique)) };
+  const body = plan.bodies ? plan.bodies[n % plan.bodies.length] : plan.body;
+  const token = plan.tokens?.[n % plan.tokens.length];
+  return { path, ...(body === undefined ? {} : { body: body.replaceAll('{n}', String(unique)) }), ...(token === undefined ? {} : { token }) };
 }

@@ -15,8 +15,10 @@ import { tokensService } from '../src/auth/tokens.service.js';
 import type { Engine } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
 import { toTimestamp } from '../src/lib/time.js';
-import { organizationsRepository } from '../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../src/tenancy/organizations.repository.js';
 import { createTestDatabase, ENGINES } from '../test/helpers/database.js';
+import type { ChangeTime } from '../src/db/unit-of-work.js';
+import { DEFAULT_PASSWORD_POLICY } from '../src/lib/password-policy.js';
 
 const USERS = Number(process.env.USERS ?? 10_000);
 const GROUPS = Number(process.env.GROUPS ?? 100);
@@ -50,7 +52,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function measure(engine: Engine): Promise<void> {
   let statements: string[] | undefined;
   const database = await createTestDatabase(engine, { onStatement: (sql) => statements?.push(sql) });
-  const app = await buildApp({ db: database.db });
+  const app = await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: database.db });
   try {
     await app.ready();
     const org = await organizationsRepository(database.db).create('Group pages');
@@ -62,7 +64,7 @@ async function measure(engine: Engine): Promise<void> {
     for (let first = 0; first < USERS; first += INSERT_BATCH) {
       const rows = Array.from({ length: Math.min(INSERT_BATCH, USERS - first) }, (_, k) => {
         const n = first + k;
-        const at = toTimestamp(new Date(start + n * 1000));
+        const at = toTimestamp(new Date(start + n * 1000)) as ChangeTime;
         const email = `person${n}@groups.example`;
         return {
           org_id: org.id,
@@ -73,6 +75,7 @@ async function measure(engine: Engine): Promise<void> {
           username_key: email,
           tags: tagsOf(next),
           active: true,
+          password_change_required: false,
           created_date: at,
           updated_date: at,
         };

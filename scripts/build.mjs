@@ -1,33 +1,22 @@
 // `npm run build`: compiles TypeScript into dist/ incrementally (tsc's build info in dist/.tsbuildinfo), then
 // removes what an earlier build left for a source that is gone, so that no deleted test still runs and no
-// removed module can still be imported. A fresh clone builds everything; an unchanged tree takes seconds.
+// removed module can still be imported. A fresh clone builds everything; an unchanged tree takes seconds, and so
+// does the build after `npm run test:file`, which leaves tsc's state as it is.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { OUT, outputOf, sources, transpileChanged } from './transpile-changed.mjs';
 
-const OUT = 'dist';
 const OUTPUTS = ['.js', '.js.map', '.d.ts'];
 
 const INFO = join(OUT, '.tsbuildinfo');
 
-/** Every TypeScript source the build compiles (tsconfig.json's `include`). */
-function sources() {
-  const { include } = JSON.parse(readFileSync('tsconfig.json', 'utf8'));
-  return include
-    .filter(existsSync)
-    .flatMap((dir) => readdirSync(dir, { recursive: true }).map((name) => join(dir, name)))
-    .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'));
-}
-
-// tsc's incremental build trusts its build info, not dist/: an output deleted by hand would never come back, and
-// one that `npm run test:file` transpiled after it would stay as it is when its source returns to what tsc last
-// compiled (an edit tried, then undone). Either way the build starts over.
-if (existsSync(INFO)) {
-  const built = statSync(INFO).mtimeMs;
-  const outputs = sources().map((source) => join(OUT, source.replace(/\.ts$/, '.js')));
-  if (outputs.some((output) => !existsSync(output) || statSync(output).mtimeMs > built)) rmSync(INFO);
-}
+// tsc's incremental build trusts its build info, not dist/: an output deleted by hand would never come back, so
+// the build starts over then. A source tried with test:file and then undone is transpiled again first: tsc, which
+// compiled it before the try, would not emit it.
+if (existsSync(INFO) && sources().some((source) => !existsSync(outputOf(source)))) rmSync(INFO);
+if (existsSync(INFO)) transpileChanged();
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });

@@ -1,9 +1,17 @@
 // Reads c8's json-summary (coverage/coverage-summary.json) and prints the line coverage of each folder of src/,
-// then every file under the bar (80% of its lines), lowest first. It reports; it does not fail the run.
+// then every file under the bar (80% of its lines), lowest first. It is a gate: it fails the run for a file under
+// the bar that EXCEPTIONS does not name with its reason, and for a module of src/ that no test loaded.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const BAR = 80;
+
+/** The files allowed under the bar, each with why its missing lines are not run by the suite. */
+const EXCEPTIONS = {
+  'src/oauth/oauth-errors.ts': 'renders every kind of domain error, as each edge must, while the OAuth endpoints meet only a few of them today',
+  'src/pages/userfield-inputs.ts': "the account page's inputs of userfield types the page tests do not fill yet (dates, numbers, checkboxes)",
+  'src/db/migrations/0019-account-types.ts': 'its down() is run only by the downgrade test, which does not take every branch of it',
+};
 const summary = JSON.parse(readFileSync('coverage/coverage-summary.json', 'utf8'));
 const files = Object.entries(summary)
   .filter(([path]) => path !== 'total')
@@ -28,10 +36,16 @@ const under = files
   .filter((file) => percent(file.covered, file.total) < BAR)
   .sort((a, b) => percent(a.covered, a.total) - percent(b.covered, b.total));
 console.log(`Files under ${BAR}% of their lines: ${under.length}`);
-for (const file of under)
+for (const file of under) {
+  const excused = EXCEPTIONS[file.path];
   console.log(
-    `  ${percent(file.covered, file.total).toFixed(1).padStart(5)}%  ${file.path} (${file.total - file.covered} of ${file.total} lines not run)`,
+    `  ${percent(file.covered, file.total).toFixed(1).padStart(5)}%  ${file.path} (${file.total - file.covered} of ${file.total} lines not run)${excused ? `: allowed, ${excused}` : ''}`,
   );
+}
+const failing = under.filter((file) => !EXCEPTIONS[file.path]);
+for (const path of Object.keys(EXCEPTIONS).filter((path) => !under.some((file) => file.path === path))) {
+  console.log(`  ${path} is allowed under the bar but is over it now: take it out of EXCEPTIONS in scripts/coverage-summary.mjs`);
+}
 
 // A module no test process ever loaded is missing from the summary; one that holds only types compiles to nothing.
 const measured = new Set(files.map((file) => file.path));
@@ -44,3 +58,10 @@ const unloaded = readdirSync('src', { recursive: true })
   .filter((path) => path.endsWith('.ts') && !measured.has(path) && holdsCode(path));
 console.log(`Modules of src/ no test loaded: ${unloaded.length}`);
 for (const path of unloaded.sort()) console.log(`  ${path}`);
+
+if (failing.length > 0 || unloaded.length > 0) {
+  console.log(
+    `\nCoverage gate: FAILED. Every file of src/ runs ${BAR}% of its lines in the suite, or is named in EXCEPTIONS of scripts/coverage-summary.mjs with why.`,
+  );
+  process.exit(1);
+}

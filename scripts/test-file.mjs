@@ -3,47 +3,18 @@
 // editor, `npm test` and CI check types), then node's test runner runs the named files with the summary reporter.
 // Start from one `npm run build`; after that an edited file is re-run within seconds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withMigratedTemplates } from './test-templates.mjs';
-import ts from 'typescript';
-
-const OUT = 'dist';
-const ROOTS = ['src', 'test', 'bench'];
-
-const { config } = ts.readConfigFile('tsconfig.json', ts.sys.readFile);
-const { options } = ts.parseJsonConfigFileContent(config, ts.sys, '.');
+import { OUT, outputOf, transpileChanged } from './transpile-changed.mjs';
 
 if (!existsSync(join(OUT, '.tsbuildinfo'))) {
   console.error('test:file: nothing is built yet; run `npm run build` once first');
   process.exit(1);
 }
 
-function sources(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-const outputOf = (source) => join(OUT, source.replace(/\.ts$/, '.js'));
-
-let transpiled = 0;
-for (const source of ROOTS.filter(existsSync).flatMap(sources)) {
-  const output = outputOf(source);
-  if (existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) continue;
-  const { outputText, sourceMapText } = ts.transpileModule(readFileSync(source, 'utf8'), {
-    // The package is ESM ("type": "module"), which NodeNext would learn from package.json.
-    compilerOptions: { ...options, module: ts.ModuleKind.ESNext },
-    fileName: relative(dirname(output), source),
-  });
-  mkdirSync(dirname(output), { recursive: true });
-  writeFileSync(output, outputText);
-  if (sourceMapText) writeFileSync(`${output}.map`, sourceMapText);
-  transpiled++;
-}
+const transpiled = transpileChanged();
 if (transpiled > 0) console.log(`test:file: transpiled ${transpiled} changed source${transpiled === 1 ? '' : 's'}`);
 
 const args = process.argv.slice(2);

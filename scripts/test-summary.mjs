@@ -1,9 +1,14 @@
 // A reporter for node's test runner (`--test-reporter=./scripts/test-summary.mjs`): one line per top-level suite,
 // the diagnostics tests print (the fuzzing seed, measured figures), each failure in full, and a summary that counts
-// skipped tests and suites by the reason they give.
+// skipped tests and suites by the reason they give and names the slowest files. With TEST_DURATIONS_FILE set, each
+// file's time is also written there, as JSON, for scripts/run-tests.mjs to start the longest files first next time.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { inspect } from 'node:util';
 
 const MAX_ERROR_LINES = 40;
+const SLOWEST_FILES = 15;
+export const DURATIONS_VARIABLE = 'TEST_DURATIONS_FILE';
 const NO_REASON = '(no reason given)';
 
 const isSuite = (data) => data.details?.type === 'suite';
@@ -28,6 +33,8 @@ export default async function* summary(source) {
   /** stderr of each file, shown when one of its tests fails */
   const stderr = new Map();
   const failedFiles = new Set();
+  /** file (relative to the working directory) → its process's time from start to exit, in ms */
+  const fileDurations = new Map();
   const started = Date.now();
 
   for await (const { type, data } of source) {
@@ -45,6 +52,11 @@ export default async function* summary(source) {
     // The runner's own totals come without a file; this summary replaces them.
     if (type === 'test:diagnostic' && data.file) {
       yield `ℹ ${(paths.get(data.file) ?? []).slice(0, data.nesting + 1).join(' › ')}: ${data.message}\n`;
+      continue;
+    }
+    // With a process per file, the runner reports each file as a test of its own, named by its path, when it ends.
+    if (type === 'test:complete' && data.file && data.name === data.file) {
+      fileDurations.set(relative(process.cwd(), data.file), data.details?.duration_ms ?? 0);
       continue;
     }
     if (type !== 'test:pass' && type !== 'test:fail') continue;
@@ -90,6 +102,16 @@ export default async function* summary(source) {
       lines.push(`  ${names.length} × ${reason}`);
       for (const name of names) lines.push(`      ${name}`);
     }
+  }
+  if (fileDurations.size > 1) {
+    const slowest = [...fileDurations].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_FILES);
+    lines.push(`Slowest files (of ${fileDurations.size}):`, ...slowest.map(([file, ms]) => `  ${seconds(ms).padStart(7)}  ${file}`));
+  }
+  const durationsFile = process.env[DURATIONS_VARIABLE];
+  if (durationsFile && fileDurations.size > 0) {
+    // A run of some files only (--skip-files) keeps what is known of the others.
+    const known = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
+    writeFileSync(durationsFile, `${JSON.stringify({ ...known, ...Object.fromEntries(fileDurations) }, null, 2)}\n`);
   }
   for (const file of failedFiles) {
     const output = stderr.get(file)?.trim();

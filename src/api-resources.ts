@@ -24,16 +24,18 @@ import { usersRoutes, usersTag } from './resources/users/users.routes.js';
 import { usersService } from './resources/users/users.service.js';
 import { eventsRoutes, eventsTag } from './resources/events/events.routes.js';
 import { eventsService } from './resources/events/events.service.js';
-import { webhooksRoutes, webhooksTag } from './events/webhooks/webhooks.routes.js';
-import { webhooksService, type WebhookServiceSettings } from './events/webhooks/webhooks.service.js';
-import { attributeMappingsRoutes, attributeMappingsTag } from './scim/mappings/attribute-mappings.routes.js';
-import { attributeMappingsService } from './scim/mappings/attribute-mappings.service.js';
-import { importJobsService } from './imports/import-jobs.service.js';
-import { importsRoutes, importsTag } from './imports/imports.routes.js';
+import { webhooksRoutes, webhooksTag } from './resources/webhooks/webhooks.routes.js';
+import { webhooksService, type WebhookServiceSettings } from './resources/webhooks/webhooks.service.js';
+import { attributeMappingsRoutes, attributeMappingsTag } from './resources/attribute-mappings/attribute-mappings.routes.js';
+import { attributeMappingsService } from './resources/attribute-mappings/attribute-mappings.service.js';
+import { importJobsService } from './resources/imports/import-jobs.service.js';
+import { importsRoutes, importsTag } from './resources/imports/imports.routes.js';
+import type { ImportSettings } from './lib/import-settings.js';
 
 /** What services need of the configuration. */
 interface ResourceSettings {
   passwordPolicy: PasswordPolicy;
+  imports: ImportSettings;
   webhooks: WebhookServiceSettings;
 }
 
@@ -56,7 +58,7 @@ function resource<S>(
     tag,
     routes(db, settings) {
       const service = createService(db, settings);
-      const transaction: WithinTransaction<S> = (work) => inTransaction(db, (trx) => work(createService(trx, settings), trx));
+      const transaction: WithinTransaction<S> = (actor, work) => inTransaction(db, actor, (trx) => work(createService(trx, settings), trx));
       return async (api) => {
         await api.register(routes, { service, transaction });
       };
@@ -68,7 +70,7 @@ function resource<S>(
 /** Every resource of the API, in the order of the OpenAPI document. A new resource is a folder and one line here. */
 export const resources: readonly Resource[] = [
   resource(
-    usersService,
+    (db, settings) => usersService(db, settings.passwordPolicy),
     usersRoutes,
     usersTag,
     requestExample('/users', 'post', { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe', locale: 'en-US' }),

@@ -6,7 +6,7 @@ import type { RevocationWatch } from './db/token-revocations.js';
 import { updatedDateWatermark } from './db/watermark.js';
 import type { ApiInstance } from './http/api-instance.js';
 import { errors } from './lib/errors.js';
-import { DEFAULT_PASSWORD_POLICY, documentPasswordPolicy, type PasswordPolicy } from './lib/password-policy.js';
+import { documentPasswordPolicy, type PasswordPolicy } from './lib/password-policy.js';
 import { withinTime } from './lib/time.js';
 import { registerAuthentication, registerScopeCheck } from './plugins/authentication.js';
 import { originFormTarget, registerAllowedHosts } from './plugins/allowed-hosts.js';
@@ -31,11 +31,16 @@ import { startEventJobs, type EventSettings } from './events/background.js';
 import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
 import { registerIdempotency, type IdempotencySettings } from './idempotency/idempotency.plugin.js';
 import { fastifyTimeouts, nodeServerOptions, type ClientLimits } from './server/client-limits.js';
+import { continueWhenBodyIsRead } from './server/expect-continue.js';
 import type { Metrics } from './server/metrics.js';
 import { TLS_PROFILE } from './server/tls-certificate.js';
 import type { DatabaseTopology } from './db/database.js';
 import type { ReadReplicas } from './db/read-replicas.js';
 import { registerReadRouting } from './plugins/read-routing.js';
+import { DEFAULT_PEOPLE_SETTINGS, type PeopleSettings } from './accounts/settings.js';
+import { registerPages } from './pages/pages.plugin.js';
+import type { ImportSettings } from './lib/import-settings.js';
+import { administratorsConsole, operatorPages } from './console/index.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -67,16 +72,23 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** Counts and times every answer; `token` also serves GET /metrics on this port to whoever bears it. */
   metrics?: { metrics: Metrics; token?: string };
-  /** What a user's password must be; v5's 6 characters at least when absent. */
-  passwordPolicy?: PasswordPolicy;
+  /** What a user's password must be: the configuration's (config.ts), passed to every service that takes a password. */
+  passwordPolicy: PasswordPolicy;
+  /** How imports size their batches and hash passwords; the defaults when absent. */
+  imports?: ImportSettings;
   /** How duplicates of a POST with an Idempotency-Key wait, and the clock of the keys' 24 hours. */
   idempotency?: IdempotencySettings;
   /** PostgreSQL's hosts, told by /readyz; with read replicas, GET handlers read from them (read-routing.ts). */
   database?: { topology(): DatabaseTopology; replicas?: ReadReplicas };
+  /** People's sign-in: sessions' lifetimes and the mail of forgotten passwords; Keycloak's lifetimes and no mail when absent. */
+  people?: PeopleSettings;
+  /** The time of the sign-in: the throttle's windows, sessions' lifetimes, reset links' (tests move it); `Date.now` when absent. */
+  signInClock?: () => number;
   /** True once the server is shutting down: /readyz answers 503 so that the load balancer stops sending requests. */
   draining?: () => boolean;
 }
 
+const Health = Type.Object({ status: Type.String() });
 const ReplicaStateSchema = Type.Object({ host: Type.String(), up: Type.Boolean(), lagSeconds: Type.Union([Type.Number(), Type.Null()]) });
 const Readiness = Type.Object({
   status: Type.String(),
@@ -110,8 +122,9 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
 
   app.decorate('publicUrl', options.publicUrl);
   app.decorate('updatedDateWatermark', (orgId: string) => updatedDateWatermark(options.db, orgId));
-  const passwordPolicy = options.passwordPolicy ?? DEFAULT_PASSWORD_POLICY;
+  const { passwordPolicy } = options;
   answerNodeRefusals(app.server);
+  continueWhenBodyIsRead(app.server);
 
   registerRequestContext(app);
   registerSecurityHeaders(app);
@@ -151,9 +164,9 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     rewrites: [...resources.flatMap((resource) => (resource.openApi ? [resource.openApi] : [])), documentPasswordPolicy(passwordPolicy.minLength)],
   });
 
-  app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { scope: 'none' }, schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
   // Ready means the primary answers: a replica's absence only moves reads to the primary.
-  app.get('/readyz', { config: { primaryReads: true }, schema: { hide: true, response: { 200: Readiness } } }, async (request) => {
+  app.get('/readyz', { config: { scope: 'none', primaryReads: true }, schema: { hide: true, response: { 200: Readiness } } }, async (request) => {
     if (options.draining?.()) throw errors.shuttingDown();
     try {
       await withinTime(sql`select 1`.execute(options.db), READINESS_TIMEOUT_MS);
@@ -164,24 +177,38 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     return options.database ? { status: 'ok', database: options.database.topology() } : { status: 'ok' };
   });
 
+  const webhooks = {
+    allowInsecureLoopback: options.events?.webhooks.allowInsecureLoopback ?? false,
+    retentionDays: options.events?.retentionDays ?? DEFAULT_RETENTION_DAYS,
+  };
+  // People's sign-in: the pages under /o, and the OpenID Connect provider, which shares /oauth/token and /oauth/revoke.
+  const delegate = await registerPages(app, {
+    db: options.db,
+    passwordPolicy,
+    imports: options.imports ?? {},
+    people: options.people ?? DEFAULT_PEOPLE_SETTINGS,
+    redisUrl: options.rateLimit?.redisUrl,
+    proxy: Boolean(options.trustProxy),
+    ...(options.signInClock ? { clock: options.signInClock } : {}),
+    extraRoutes: [administratorsConsole, operatorPages],
+    webhooks,
+  });
   await app.register(oauthRoutes, {
     service: oauthService(options.db, { tokenLifetimeSeconds: options.oauthTokenLifetimeSeconds ?? DEFAULT_OAUTH_TOKEN_LIFETIME_SECONDS }),
     clientBudget: limiter?.clientBudget,
+    delegate,
   });
 
-  const settings = {
-    passwordPolicy,
-    webhooks: {
-      allowInsecureLoopback: options.events?.webhooks.allowInsecureLoopback ?? false,
-      retentionDays: options.events?.retentionDays ?? DEFAULT_RETENTION_DAYS,
-    },
-  };
+  const settings = { passwordPolicy, webhooks, imports: options.imports ?? {} };
   const resourceRoutes = resources.map((resource) => resource.routes(options.db, settings));
   for (const prefix of API_BASES) {
     await app.register(
       async (api) => {
-        api.get('/openapi.json', { schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } } }, async () =>
-          app.swagger(),
+        // Public: what a client needs to learn before it has a token.
+        api.get(
+          '/openapi.json',
+          { config: { scope: 'none' }, schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } } },
+          async () => app.swagger(),
         );
         for (const routes of resourceRoutes) await routes(api);
       },
@@ -189,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     );
   }
   await app.register(scimPlugin, { prefix: SCIM_BASE, db: options.db, passwordPolicy });
+
   if (options.events) {
     const jobs = startEventJobs(options.db, options.events, app.log, options.metrics?.metrics.recordDelivery);
     app.addHook('onClose', () => jobs.stop());

@@ -8,7 +8,9 @@ import { parsePostgresTarget } from './db/postgres-hosts.js';
 import type { RateLimitSettings } from './rate-limit/settings.js';
 import type { Limit } from './rate-limit/sliding-window.js';
 import type { EventSettings } from './events/background.js';
+import type { PeopleSettings } from './accounts/settings.js';
 import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
+import { DEFAULT_BATCH_MS, type ImportSettings } from './lib/import-settings.js';
 import { MIN_KEEP_ALIVE_TIMEOUT_MS, type ClientLimits } from './server/client-limits.js';
 
 /** Server configuration, read from the settings of `SETTINGS`: environment variables, each overridable by a `--flag` of the same name. */
@@ -40,6 +42,8 @@ export interface Config {
   shutdownDelayMs: number;
   /** Lifetime of the access tokens POST /oauth/token issues. */
   oauthTokenLifetimeSeconds: number;
+  /** People's sign-in: their sessions, and the mail of forgotten passwords. */
+  people: PeopleSettings;
   /** SQLite's `synchronous` pragma: FULL makes every acknowledged write survive a power loss. */
   sqliteSynchronous: SqliteSynchronous;
   /** The event feed's retention and the webhook deliveries. */
@@ -50,6 +54,8 @@ export interface Config {
   workers: number;
   /** Where /metrics is served; undefined when neither METRICS_PORT nor METRICS_TOKEN is set. */
   metrics?: MetricsSettings;
+  /** How an import sizes its batches and how many passwords it hashes at once. */
+  imports: ImportSettings;
 }
 
 interface MetricsSettings {
@@ -74,13 +80,13 @@ export interface SettingSpec {
   readonly default?: string;
   /** The default as the documentation says it (Markdown), where it follows from other settings. */
   readonly shownDefault?: string;
-  /** What it does, in Markdown: the README's Configuration table and `serve --help` say it in these words. */
+  /** What it does, in Markdown: the table of docs/configuration.md and `serve --help` say it in these words. */
   readonly meaning: string;
 }
 
 /**
- * Every setting of the server, in the order the README and `serve --help` list them. The environment
- * variables, the command line's flags, `serve --help` and the README's table all come from here, and
+ * Every setting of the server, in the order docs/configuration.md and `serve --help` list them. The environment
+ * variables, the command line's flags, `serve --help` and the table of docs/configuration.md all come from here, and
  * `loadConfig` can read no other name.
  */
 export const SETTINGS = {
@@ -229,6 +235,31 @@ export const SETTINGS = {
     meaning:
       'shared rate-limit counters for several instances (`redis://127.0.0.1:6379`); if Redis is unreachable, requests are served unlimited and a warning is logged',
   },
+  SESSION_IDLE_TIMEOUT: {
+    value: '<duration>',
+    default: '30m',
+    meaning: "a person's session in a browser ends after this long unused (the sign-in pages, the account page)",
+  },
+  SESSION_MAX_AGE: {
+    value: '<duration>',
+    default: '10h',
+    meaning: "a person's session ends this long after the sign-in, however much it is used",
+  },
+  SMTP_URL: {
+    value: '<url>',
+    meaning:
+      'the SMTP server that sends forgotten-password links (`smtp://user:password@mail.example.com:587`, `smtps://…` for TLS from the start); without it no mail is sent and `training-api users reset-link` makes a link',
+  },
+  MAIL_FROM: {
+    value: '<address>',
+    shownDefault: "`training-api@` and `PUBLIC_URL`'s host",
+    meaning: 'the sender of the mails',
+  },
+  OPERATOR_TOKEN: {
+    value: '<token>',
+    meaning:
+      "the server operator's secret (32 characters or more): whoever gives it at `/o/operator/sign-in` lists organizations, creates them with their first administrator, and resets sandboxes; unset, those pages answer 404",
+  },
   OAUTH_TOKEN_LIFETIME: {
     value: '<duration>',
     default: '1h',
@@ -317,13 +348,24 @@ export const SETTINGS = {
     meaning:
       "webhook deliveries in flight at once per instance to one endpoint: all a slow or hanging endpoint can hold of the instance's slots (one resource's events go one at a time whatever this is)",
   },
+  IMPORT_BATCH_TIME: {
+    value: '<duration>',
+    default: `${DEFAULT_BATCH_MS}ms`,
+    meaning:
+      "how long each batch of an import (its rows compared and written, in one transaction) is sized to take; the import gives the server a turn between batches. Shorter lets the API's writes wait less for an import's (on SQLite, for the database's write lock); longer imports faster",
+  },
+  IMPORT_PARALLELISM: {
+    value: '<n>',
+    shownDefault: 'the number of cores',
+    meaning: 'passwords an import hashes at once (its share of the cores while a file with passwords is imported)',
+  },
   WEBHOOKS_ALLOW_INSECURE_LOOPBACK: {
     value: 'true|false',
     meaning: 'also accept `http://` webhook URLs to loopback addresses (local development, tests); otherwise only `https` to public addresses',
   },
 } as const satisfies Record<string, SettingSpec>;
 
-type SettingName = keyof typeof SETTINGS;
+export type SettingName = keyof typeof SETTINGS;
 /** The settings that have a default of their own. */
 type DefaultedSetting = { [Name in SettingName]: (typeof SETTINGS)[Name] extends { default: string } ? Name : never }[SettingName];
 
@@ -334,7 +376,7 @@ export function flagOf(name: SettingName): string {
   return name.toLowerCase().replace(/_/g, '-');
 }
 
-/** The settings as the README's Configuration table (Markdown), one row a setting. */
+/** The settings as the table of docs/configuration.md (Markdown), one row a setting. */
 export function settingsTable(): string {
   const rows = SETTING_NAMES.map((name) => {
     const setting: SettingSpec = SETTINGS[name];
@@ -621,6 +663,7 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     topology: topologyOf(settings, databaseUrl),
     shutdownDelayMs: /^\s*0+(ms|s)?\s*$/i.test(value('SHUTDOWN_DELAY')) ? 0 : duration('SHUTDOWN_DELAY'),
     oauthTokenLifetimeSeconds: oauthTokenLifetime(value('OAUTH_TOKEN_LIFETIME')),
+    people: peopleOf(settings, publicUrl ? parsePublicUrl(publicUrl) : undefined),
     sqliteSynchronous: parseSqliteSynchronous(value('SQLITE_SYNCHRONOUS')),
     events: {
       retentionDays: count('EVENTS_RETENTION_DAYS'),
@@ -636,8 +679,35 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     clients: clientLimits(settings),
     workers: count('WORKERS'),
     metrics: metricsOf(settings),
+    imports: {
+      batchMs: duration('IMPORT_BATCH_TIME'),
+      ...(given('IMPORT_PARALLELISM') === undefined ? {} : { parallelism: parsePositiveInteger(given('IMPORT_PARALLELISM')!, 'IMPORT_PARALLELISM') }),
+    },
   };
 }
+
+function peopleOf({ given, duration }: Settings, publicUrl: string | undefined): PeopleSettings {
+  const sessions = { idleMs: duration('SESSION_IDLE_TIMEOUT'), maxMs: duration('SESSION_MAX_AGE') };
+  if (sessions.idleMs > sessions.maxMs) {
+    throw new ConfigError(
+      `SESSION_IDLE_TIMEOUT (${given('SESSION_IDLE_TIMEOUT')}) must not be longer than SESSION_MAX_AGE (${given('SESSION_MAX_AGE') ?? SETTINGS.SESSION_MAX_AGE.default})`,
+    );
+  }
+  const operatorToken = given('OPERATOR_TOKEN');
+  if (operatorToken !== undefined && operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    throw new ConfigError(`OPERATOR_TOKEN must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters long`);
+  }
+  const operator = operatorToken !== undefined ? { operatorToken } : {};
+  const url = given('SMTP_URL');
+  if (url === undefined) return { sessions, ...operator };
+  if (!/^smtps?:\/\/[^/]/i.test(url))
+    throw new ConfigError(`SMTP_URL must be an smtp:// or smtps:// URL (got "${url.replace(/\/\/[^@/]*@/, '//…@')}")`);
+  const host = publicUrl ? new URL(publicUrl).hostname : 'localhost';
+  return { sessions, ...operator, mail: { url, from: given('MAIL_FROM') ?? `training-api@${host}` } };
+}
+
+/** The operator's token stands for a password no one chose: long enough that guessing it is hopeless. */
+const MIN_OPERATOR_TOKEN_LENGTH = 32;
 
 const MIN_METRICS_TOKEN_LENGTH = 16;
 

@@ -3,13 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { it } from 'node:test';
 import { loadConfig, SETTING_NAMES, settingsTable } from '../src/config.js';
 
-const README = new URL('../../README.md', import.meta.url);
+const CONFIGURATION = new URL('../../docs/configuration.md', import.meta.url);
 
-it("keeps the README's Configuration table as the settings table makes it (npm run docs:settings writes it)", async () => {
-  const readme = await readFile(README, 'utf8');
-  const start = readme.indexOf('| Variable | Default | Meaning |');
-  assert.ok(start > 0, 'the README has a Configuration table');
-  assert.equal(readme.slice(start, readme.indexOf('\n\n', start)), settingsTable());
+it('keeps the table of docs/configuration.md as the settings table makes it (npm run docs:settings writes it)', async () => {
+  const page = await readFile(CONFIGURATION, 'utf8');
+  const start = page.indexOf('| Variable | Default | Meaning |');
+  assert.ok(start > 0, 'docs/configuration.md has the settings table');
+  assert.equal(page.slice(start, page.indexOf('\n\n', start)), settingsTable());
 });
 
 it('reads each setting from its flag before the environment, and the table default when neither is given', () => {
@@ -38,4 +38,10 @@ it("lets HEADERS_TIMEOUT's default follow a shorter REQUEST_TIMEOUT, and refuses
     /HEADERS_TIMEOUT \(6s\) must not be longer than REQUEST_TIMEOUT \(5s\)/,
   );
   assert.throws(() => loadConfig({ HEADERS_TIMEOUT: '40s' }), /HEADERS_TIMEOUT \(40s\) must not be longer than REQUEST_TIMEOUT \(30s, its default\)/);
+});
+
+it('takes an OPERATOR_TOKEN of 32 characters or more only, and none when unset', () => {
+  assert.equal(loadConfig({}).people.operatorToken, undefined);
+  assert.equal(loadConfig({ OPERATOR_TOKEN: 'o'.repeat(32) }).people.operatorToken, 'o'.repeat(32));
+  assert.throws(() => loadConfig({ OPERATOR_TOKEN: 'o'.repeat(31) }), /OPERATOR_TOKEN must be at least 32 characters long/);
 });

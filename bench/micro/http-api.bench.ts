@@ -15,12 +15,13 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
 import { listenTls } from '../../src/server/listener.js';
 import { ensureSelfSignedCertificate } from '../../src/server/tls-certificate.js';
-import { seedUsers } from '../../src/cli/seed.js';
+import { seedUsers } from '../../src/tenancy/seed.js';
 import { formatOps, median, row } from '../stats.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 const USERS = 1_000;
 const ROUNDS = 5;
@@ -72,7 +73,7 @@ function loadFromWorker(job: LoadJob): Promise<number> {
 }
 
 async function startServer(db: Kysely<Database>, tls: { key: string; cert: string }) {
-  const app = await buildApp({ db, https: tls });
+  const app = await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db, https: tls });
   return listenTls(app, { host: '127.0.0.1', port: 0 });
 }
 
@@ -83,7 +84,7 @@ export async function run(): Promise<void> {
   await migrateToLatest(setup.db);
   const organization = await organizationsRepository(setup.db).create('Bench');
   const { token } = await tokensService(setup.db).create(organization.id);
-  await seedUsers(setup.db, organization.id, USERS, fs.createWriteStream('/dev/null'));
+  await seedUsers(setup.db, organization.id, USERS, DEFAULT_PASSWORD_POLICY, fs.createWriteStream('/dev/null'));
   const ids = (await setup.db.selectFrom('users').select('id').limit(200).execute()).map((u) => u.id);
   await setup.close();
 

@@ -14,13 +14,14 @@ import { Kysely, type Dialect } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
-import { seedUsers } from '../../src/cli/seed.js';
+import { seedUsers } from '../../src/tenancy/seed.js';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 import { newId } from '../../src/lib/ids.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
 import { formatOps, median, row } from '../stats.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 const USERS = 1_000;
 const POOL_SIZE = 10;
@@ -100,9 +101,12 @@ export async function run(): Promise<void> {
     await migrateToLatest(withPg.db);
     const organization = await organizationsRepository(withPg.db).create('Bench');
     const { token } = await tokensService(withPg.db).create(organization.id);
-    await seedUsers(withPg.db, organization.id, USERS, new Writable({ write: (_chunk, _encoding, callback) => callback() }));
+    await seedUsers(withPg.db, organization.id, USERS, DEFAULT_PASSWORD_POLICY, new Writable({ write: (_chunk, _encoding, callback) => callback() }));
     const ids = (await withPg.db.selectFrom('users').select('id').execute()).map((user) => user.id);
-    const apps = { pg: await buildApp({ db: withPg.db }), postgres: await buildApp({ db: withPostgresJs }) };
+    const apps = {
+      pg: await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: withPg.db }),
+      postgres: await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: withPostgresJs }),
+    };
 
     console.log(
       `The API through app.inject, ${USERS.toLocaleString('en-US')} users, pools of ${POOL_SIZE}; median of ${ROUNDS} alternating rounds of ${ROUND_MS} ms.`,

@@ -10,10 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
-import { seedUsers } from '../../src/cli/seed.js';
+import { seedUsers } from '../../src/tenancy/seed.js';
 import { median } from '../stats.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 const USERS = 1_000;
 const ROUNDS = 7;
@@ -34,9 +35,10 @@ export async function run(): Promise<void> {
   await migrateToLatest(database.db);
   const organization = await organizationsRepository(database.db).create('Bench');
   const { token } = await tokensService(database.db).create(organization.id);
-  await seedUsers(database.db, organization.id, USERS, fs.createWriteStream('/dev/null'));
+  await seedUsers(database.db, organization.id, USERS, DEFAULT_PASSWORD_POLICY, fs.createWriteStream('/dev/null'));
   const ids = (await database.db.selectFrom('users').select('id').limit(500).execute()).map((user) => user.id);
   const app = await buildApp({
+    passwordPolicy: DEFAULT_PASSWORD_POLICY,
     db: database.db,
     tokenRevocations: database.watchTokenRevocations(),
     logger: { level: 'info', stream: fs.createWriteStream('/dev/null') },

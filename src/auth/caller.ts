@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { Actor } from '../lib/actors.js';
 import type { Scope } from './scopes.js';
 
 /**
@@ -18,6 +19,8 @@ export interface Caller {
   /** The OAuth client the token was issued to, when it came from POST /oauth/token. */
   clientId?: string;
   scopes: readonly Scope[];
+  /** Who acts, as the change stream records it with each event the caller's changes make. */
+  actor: Actor;
   /** Set on a POST that carries an Idempotency-Key (see idempotency/idempotency.plugin.ts). */
   idempotentWrite?: IdempotentWrite;
 }

@@ -9,10 +9,21 @@ export const DEFAULT_SCOPES: readonly Scope[] = ['read', 'write'];
 
 /** What each scope allows, for the OpenAPI document. */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  read: 'GET everything of the API',
-  write: 'everything of the API',
+  read: 'the operations of the v5 API that only read',
+  write: 'every operation of the v5 API, those that read included',
   scim: 'the SCIM 2.0 provisioning API (/scim/v2), nothing of v5',
 };
+
+/**
+ * What a route needs of the caller's access token, declared by the route itself (`config: { scope }`)
+ * and read by the authentication plugin and the OpenAPI document alike: a scope, or `none` for a route
+ * that takes no access token of the API (the OpenAPI document; health probes, OAuth's endpoints and the
+ * metrics, which authenticate their callers their own way or not at all).
+ */
+export type RouteScope = Scope | 'none';
+
+/** The scopes of a token that grant each scope a route may declare: a token that may write may also read. */
+export const GRANTED_BY: Record<Scope, readonly Scope[]> = { read: ['read', 'write'], write: ['write'], scim: ['scim'] };
 
 /** `read,write` or `read write` → the scopes named; an unknown or missing scope is refused. */
 export function parseScopes(input: string): Scope[] {

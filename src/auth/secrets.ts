@@ -12,7 +12,16 @@ export const SECRET_PREFIXES = {
   oauthToken: 'tpo_',
   /** An OAuth client's secret. */
   clientSecret: 'tpcs_',
+  /** A person's session, in its cookie. */
+  session: 'tps_',
+  /** A forgotten password's one-time link. */
+  passwordReset: 'tpr_',
 } as const;
+
+/** Whether `secret` is one of ours of this kind, by its form alone. */
+export function isWellFormedSecret(secret: string, prefix: string): boolean {
+  return secret.length === prefix.length + SECRET_BODY_LENGTH && secret.startsWith(prefix) && /^[A-Za-z0-9_-]+$/.test(secret.slice(prefix.length));
+}
 
 /** 32 random bytes in base64url. */
 const SECRET_BODY_LENGTH = 43;

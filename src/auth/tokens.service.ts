@@ -4,8 +4,10 @@ import type { Caller } from './caller.js';
 import { DEFAULT_SCOPES, type Scope } from './scopes.js';
 import { hashSecret, isWellFormedAccessToken, newSecret, SECRET_PREFIXES } from './secrets.js';
 import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/unit-of-work.js';
 import type { RevocationWatch } from '../db/token-revocations.js';
-import { errors } from '../lib/errors.js';
+import { SERVER_ACTOR, type Actor } from '../lib/actors.js';
+import { Unauthenticated } from '../lib/domain-errors.js';
 import { newId } from '../lib/ids.js';
 import { now, toTimestamp } from '../lib/time.js';
 import { tokensRepository, type AccessTokenRow } from './tokens.repository.js';
@@ -64,6 +66,14 @@ interface RowFacts {
   lastUsedAt: number;
 }
 
+/**
+ * Who acts with the token: the token itself, by its name, or the OAuth client it was issued to (its
+ * tokens carry the client's name). SCIM's requests name the token as SCIM (scim.plugin.ts).
+ */
+function actorOfToken(row: AccessTokenRow): Actor {
+  return row.client_id ? { type: 'oauthClient', id: row.client_id, name: row.name } : { type: 'token', id: row.id, name: row.name };
+}
+
 const rowFacts = new WeakMap<AccessTokenRow, RowFacts>();
 function factsOf(row: AccessTokenRow): RowFacts {
   let facts = rowFacts.get(row);
@@ -73,6 +83,7 @@ function factsOf(row: AccessTokenRow): RowFacts {
       tokenId: row.id,
       ...(row.client_id ? { clientId: row.client_id } : {}),
       scopes: Object.freeze(row.scopes.split(',') as Scope[]),
+      actor: Object.freeze(actorOfToken(row)),
     });
     const expiresAt = row.expires_date ? Date.parse(row.expires_date) : Number.POSITIVE_INFINITY;
     facts = { caller, expiresAt, lastUsedAt: row.last_used_date ? Date.parse(row.last_used_date) : Number.NaN };
@@ -116,13 +127,13 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
     return row;
   }
 
-  /** The caller of a usable token's row, or the 401 that says why not; waits only when the last use must be written. */
+  /** The caller of a usable token's row, or the Unauthenticated refusal that says why not; waits only when the last use must be written. */
   function callerOf(row: AccessTokenRow | undefined): Caller | Promise<Caller> {
-    if (!row) throw errors.invalidToken('The access token is invalid');
-    if (row.revoked_date) throw errors.invalidToken('The access token has been revoked');
+    if (!row) throw new Unauthenticated('The access token is invalid');
+    if (row.revoked_date) throw new Unauthenticated('The access token has been revoked');
     const facts = factsOf(row);
     const at = Date.now();
-    if (facts.expiresAt <= at) throw errors.invalidToken('The access token has expired');
+    if (facts.expiresAt <= at) throw new Unauthenticated('The access token has expired');
     if (at - facts.lastUsedAt < LAST_USED_RESOLUTION_MS) return facts.caller;
     const stamp = now();
     return tokens.touch(row.org_id, row.id, stamp).then(() => {
@@ -166,7 +177,8 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
      * transaction. A revoked token is not brought back to life this way.
      */
     async rotate(tokenId: string): Promise<{ token: string; info: TokenInfo } | 'unknown' | 'revoked'> {
-      return db.transaction().execute(async (trx) => {
+      // Its units of work record no change of the change stream: the actor is the server's.
+      return inTransaction(db, SERVER_ACTOR, async (trx) => {
         const row = await tokensRepository(trx).findById(tokenId);
         if (!row) return 'unknown';
         if (row.revoked_date) return 'revoked';
@@ -180,22 +192,25 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
       });
     },
 
-    /** Revokes by id; returns undefined when no such token exists. Effective on the next request. */
-    async revoke(tokenId: string): Promise<TokenInfo | undefined> {
+    /**
+     * Revokes by id; returns undefined when no such token exists (in `orgId`, when given: the console's
+     * administrators revoke their organization's tokens only). Effective on the next request.
+     */
+    async revoke(tokenId: string, orgId?: string): Promise<TokenInfo | undefined> {
       const row = await tokens.findById(tokenId);
-      if (!row) return undefined;
+      if (!row || (orgId !== undefined && row.org_id !== orgId)) return undefined;
       await tokens.revoke(row.org_id, row.id, now());
       return toInfo((await tokens.findById(tokenId))!);
     },
 
     /**
-     * Resolves a bearer token to its caller, or throws the 401 that says why not. A token that cannot
+     * Resolves a bearer token to its caller, or throws the Unauthenticated refusal that says why not. A token that cannot
      * be one of ours is refused without a lookup; a kept one is answered at once, without a promise
      * (the common case: most requests come with a token already seen); any other costs exactly one
      * lookup, by its hash.
      */
     authenticate(token: string): Caller | Promise<Caller> {
-      if (!isWellFormedAccessToken(token)) throw errors.invalidToken('The access token is invalid');
+      if (!isWellFormedAccessToken(token)) throw new Unauthenticated('The access token is invalid');
       const hash = hashSecret(token);
       const kept = keptRow(hash);
       return kept ? callerOf(kept) : lookUp(hash).then(callerOf);

@@ -2,10 +2,11 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
-import { flagOf, SETTING_NAMES, type Config, type Env } from '../config.js';
+import { flagOf, SETTING_NAMES, type Config, type Env, type SettingName } from '../config.js';
 import type { Database } from '../db/schema.js';
+import { COMMAND_LINE_ACTOR } from '../lib/actors.js';
 import { NotFound } from '../lib/domain-errors.js';
-import { organizationsService, type Organization } from '../resources/organizations/organizations.service.js';
+import { organizationsService, type Organization } from '../tenancy/organizations.service.js';
 
 /**
  * What every command shares: the options, the errors, the context a command runs in. The commands
@@ -15,7 +16,23 @@ import { organizationsService, type Organization } from '../resources/organizati
 
 /** The organization's administrator at the command line, for services that take a caller. */
 export function commandLineCaller(orgId: string): Caller {
-  return { orgId, tokenId: 'command-line', scopes: ['read', 'write'] };
+  return { orgId, tokenId: 'command-line', scopes: ['read', 'write'], actor: COMMAND_LINE_ACTOR };
+}
+
+/**
+ * The origin people reach the server at: PUBLIC_URL, else the address it listens on (the self-signed
+ * default's https://127.0.0.1:8443), for the links the command line prints.
+ */
+export function publicOrigin(config: Config): string {
+  if (config.publicUrl) return new URL(config.publicUrl).origin;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `${config.trustProxy ? 'http' : 'https'}://${host}:${config.port}`;
+}
+
+/** An organization's own addresses: where its people sign in, and where its administrators run it. */
+export function organizationUrls(config: Config, orgId: string): { signInUrl: string; consoleUrl: string } {
+  const base = `${publicOrigin(config)}/o/${orgId}`;
+  return { signInUrl: `${base}/sign-in`, consoleUrl: `${base}/console` };
 }
 
 /** Thrown for a mistake of the caller: printed without a stack trace, exit code 2. */
@@ -57,18 +74,48 @@ const COMMAND_OPTIONS = {
   map: { type: 'string' },
   'ignore-columns': { type: 'string' },
   sheet: { type: 'string' },
+  'header-row': { type: 'string' },
+  locale: { type: 'string' },
   'deactivate-missing': { type: 'boolean' },
   'max-changes': { type: 'string' },
   'only-imported': { type: 'boolean' },
   excel: { type: 'boolean' },
+  'redirect-uri': { type: 'string', multiple: true },
+  'post-logout-redirect-uri': { type: 'string', multiple: true },
+  public: { type: 'boolean' },
+  sandbox: { type: 'boolean' },
+  email: { type: 'string' },
 } as const;
 
-type CommandOption = keyof typeof COMMAND_OPTIONS;
+export type CommandOption = keyof typeof COMMAND_OPTIONS;
+
+const TAKES_VALUE = new Set(
+  Object.entries(COMMAND_OPTIONS)
+    .filter(([, option]) => option.type === 'string')
+    .map(([name]) => `--${name}`)
+    .concat(SETTING_NAMES.map((name) => `--${flagOf(name)}`)),
+);
+
+/**
+ * `--users -3` as `--users=-3`: a negative number is the option's value (then refused for its range),
+ * where Node's parser would take it for an option and call the value ambiguous.
+ */
+function negativeValuesJoined(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const [arg, next] = [argv[index]!, argv[index + 1]];
+    if (TAKES_VALUE.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
 
 export function parse(argv: string[]) {
   try {
     return parseArgs({
-      args: argv,
+      args: negativeValuesJoined(argv),
       allowPositionals: true,
       options: {
         ...COMMON_OPTIONS,
@@ -149,6 +196,12 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
   return rows.map((row) => columns.map((c) => cell(row[c])).join('\t')).join('\n');
 }
 
+/** What opening a command's database did: the SQLite file it created, if any, and the migrations it applied. */
+export interface Migrated {
+  created?: string;
+  applied: string[];
+}
+
 export interface Context {
   values: Values;
   /** The positional arguments after the command's name. */
@@ -159,19 +212,34 @@ export interface Context {
   print(value: unknown, plain: string): void;
   /** The database, for commands that declare one. */
   db: Kysely<Database>;
+  /** What opening it did, for commands that declare one. */
+  migrated: Migrated;
 }
 
+/** An option a command takes: its value as the help writes it (none for a switch), what it does, whether it must be given. */
+export interface OptionUse {
+  value?: string;
+  meaning: string;
+  required?: boolean;
+}
+
+/**
+ * A command, as the command line parses it and its help describes it: the usage line, the options,
+ * the settings and the exit codes of `training-api <command> --help` are written from these fields.
+ */
 export interface Command {
   /** The words that call it: `tokens create`. */
   name: string;
-  /** Its arguments and options, for the usage line. */
-  synopsis?: string;
   description: string;
-  /** Positional arguments, in order; each is required. */
-  args?: string[];
+  /** Positional arguments, in order, each with what it is; each is required. */
+  args?: Record<string, string>;
   /** Options beyond --json, --help and the settings of the environment. */
-  options?: CommandOption[];
+  options?: Partial<Record<CommandOption, OptionUse>>;
   /** Opened and migrated before `run`: `create` may create a new SQLite file, `existing` refuses to. */
   database?: 'create' | 'existing';
+  /** The settings it reads (all of them for `serve`); a command with a database reads DATABASE_URL and DATA_DIR. */
+  settings?: readonly SettingName[] | 'all';
+  /** Its exit codes where they differ from every command's (0 done, 1 the environment failed, 2 a usage error). */
+  exits?: Record<number, string>;
   run(context: Context): Promise<number>;
 }

@@ -1,24 +1,40 @@
-import { existsSync } from 'node:fs';
-import { loadConfig, SETTING_NAMES, SETTINGS, flagOf, type Env, type Config, type SettingSpec } from '../config.js';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig, SETTING_NAMES, SETTINGS, flagOf, type Env, type Config, type SettingName, type SettingSpec } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { ConfigError } from '../lib/config-error.js';
 import { DomainError } from '../lib/domain-errors.js';
 import { VERSION } from '../lib/version.js';
-import { COMMON_OPTIONS, parse, required, settingsOf, SetupError, UsageError, type Command, type Output } from './command.js';
+import { RESET_LINK_MINUTES } from '../accounts/settings.js';
+import {
+  COMMON_OPTIONS,
+  parse,
+  required,
+  settingsOf,
+  SetupError,
+  UsageError,
+  type Command,
+  type Context,
+  type Migrated,
+  type OptionUse,
+  type Output,
+} from './command.js';
+import { environmentDiagnosis, reachingDatabase } from './diagnoses.js';
 
 /**
  * Opens and migrates the database. Only `serve` and `migrate` may create a SQLite file: any other
  * command run from the wrong directory would otherwise work on a new, empty database and say nothing.
+ * A file that cannot be looked at (permission denied) is not taken for a missing one.
  */
-async function withDatabase<T>(config: Config, mayCreate: boolean, work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+async function withDatabase<T>(config: Config, mayCreate: boolean, work: (database: DatabaseHandle, migrated: Migrated) => Promise<T>): Promise<T> {
   const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
-  if (!mayCreate && sqlitePath && sqlitePath !== ':memory:' && !existsSync(sqlitePath)) {
-    throw new SetupError(`no database at ${sqlitePath}; run \`training-api migrate\` or set DATABASE_URL`);
-  }
+  const missing = sqlitePath !== undefined && sqlitePath !== ':memory:' && statSync(sqlitePath, { throwIfNoEntry: false }) === undefined;
+  if (missing && !mayCreate) throw new SetupError(`no database at ${sqlitePath}; run \`training-api migrate\` or set DATABASE_URL`);
   const database = openDatabase(config.databaseUrl, { poolSize: 2 });
   try {
-    await migrateToLatest(database.db);
-    return await work(database);
+    const { results = [] } = await reachingDatabase(config.databaseUrl, () => migrateToLatest(database.db));
+    const applied = results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+    return await work(database, { ...(missing ? { created: resolve(sqlitePath) } : {}), applied });
   } finally {
     await database.close();
   }
@@ -42,31 +58,46 @@ const clients = () => load(() => import('./commands/clients.js'));
 const users = () => load(() => import('./commands/users.js'));
 const scim = () => load(() => import('./commands/scim.js'));
 
+/** The organization a command works on, as most take it. */
+const ORG: OptionUse = { value: '<orgId>', meaning: 'the organization, by its id, as orgs list prints it', required: true };
+
 const COMMANDS: Command[] = [
   {
     name: 'serve',
     description: 'run the HTTPS API server (the default command)',
+    settings: 'all',
+    exits: { 0: 'stopped by SIGINT or SIGTERM, after the requests in flight' },
     run: async (context) => (await load(() => import('./commands/serve.js'))).serve(context),
   },
   {
     name: 'healthcheck',
     description: "ask the local server's /healthz (for a container's HEALTHCHECK); exit code 0 when it answers 200",
+    settings: ['HOST', 'PORT', 'TRUST_PROXY'],
+    exits: { 0: 'the server answered 200', 1: 'the server did not answer, or answered another status' },
     run: async (context) => (await load(() => import('./commands/healthcheck.js'))).healthcheck(context),
   },
   {
     name: 'migrate',
-    description: 'create the database, or apply the migrations it lacks',
+    description: 'create the database, or apply the migrations it lacks; says which it did',
     database: 'create',
-    async run({ print }) {
-      print({ migrated: true }, 'Database is up to date');
+    async run({ print, migrated: { created, applied } }) {
+      const count = `${applied.length} migration${applied.length === 1 ? '' : 's'}`;
+      const text = created
+        ? `Created a new database at ${created}, with its ${count}`
+        : applied.length > 0
+          ? `Applied ${count}; the database is up to date`
+          : 'Database is up to date';
+      print({ migrated: true, ...(created ? { created } : {}), applied }, text);
       return 0;
     },
   },
   {
     name: 'orgs create',
-    synopsis: '--name <name>',
     description: 'create an organization; prints its id',
-    options: ['name'],
+    options: {
+      name: { value: '<name>', meaning: "the organization's name", required: true },
+      sandbox: { meaning: 'make it a sandbox: filled with sample people, userfields, offerings and registrations, which the operator can reset' },
+    },
     database: 'existing',
     run: async (context) => (await orgs()).create(context),
   },
@@ -78,151 +109,204 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'orgs rename',
-    synopsis: '<orgId> --name <name>',
     description: 'give an organization a new name',
-    args: ['orgId'],
-    options: ['name'],
+    args: { orgId: 'the organization, by its id' },
+    options: { name: { value: '<name>', meaning: 'its new name', required: true } },
     database: 'existing',
     run: async (context) => (await orgs()).rename(context),
   },
   {
     name: 'orgs delete',
-    synopsis: '<orgId> --yes',
     description: 'delete an organization with all its users, tokens and data, for good',
-    args: ['orgId'],
-    options: ['yes'],
+    args: { orgId: 'the organization, by its id' },
+    options: { yes: { meaning: 'confirms the deletion, which cannot be undone', required: true } },
     database: 'existing',
     run: async (context) => (await orgs()).remove(context),
   },
   {
     name: 'tokens create',
-    synopsis: '--org <orgId> [--name <label>] [--scopes read,write,scim] [--expires <ISO date>]',
     description: 'create an access token; prints it (shown only this once)',
-    options: ['org', 'name', 'scopes', 'expires'],
+    options: {
+      org: ORG,
+      name: { value: '<label>', meaning: 'a name that tells the token apart in tokens list' },
+      scopes: { value: 'read,write,scim', meaning: 'what the token may do: read, write (v5) and scim (/scim/v2); read,write unless given' },
+      expires: { value: '<ISO date>', meaning: 'when the token stops working; never unless given' },
+    },
     database: 'existing',
     run: async (context) => (await tokens()).create(context),
   },
   {
     name: 'tokens list',
-    synopsis: '--org <orgId>',
     description: "list an organization's tokens (never the secrets)",
-    options: ['org'],
+    options: { org: ORG },
     database: 'existing',
     run: async (context) => (await tokens()).list(context),
   },
   {
     name: 'tokens revoke',
-    synopsis: '<tokenId>',
     description: 'revoke a token; effective on its next request',
-    args: ['tokenId'],
+    args: { tokenId: 'the token, by its id (tokens list)' },
     database: 'existing',
     run: async (context) => (await tokens()).revoke(context),
   },
   {
     name: 'tokens rotate',
-    synopsis: '<tokenId>',
     description: 'replace a token by a new one with the same name, scopes and expiry; prints the new token',
-    args: ['tokenId'],
+    args: { tokenId: 'the token, by its id (tokens list)' },
     database: 'existing',
     run: async (context) => (await tokens()).rotate(context),
   },
   {
     name: 'clients create',
-    synopsis: '--org <orgId> [--name <label>] [--scopes read,write]',
-    description: 'create an OAuth client; prints its id and secret (shown only this once)',
-    options: ['org', 'name', 'scopes'],
+    description:
+      'create an OAuth client: one that gets API tokens (client credentials), or one that signs people in (OpenID Connect: --redirect-uri); prints its id and secret (shown only this once)',
+    options: {
+      org: ORG,
+      name: { value: '<label>', meaning: 'a name that tells the client apart in clients list' },
+      scopes: {
+        value: 'read,write',
+        meaning: 'the scopes its access tokens may have; read,write unless given (not for a client that signs people in)',
+      },
+      'redirect-uri': {
+        value: '<uri>',
+        meaning:
+          'a client that signs people in (OpenID Connect, authorization code with PKCE): where it may be sent back; repeatable. https, or http://127.0.0.1:<port>/... for a native app (RFC 8252)',
+      },
+      'post-logout-redirect-uri': { value: '<uri>', meaning: 'where it may send a person after signing them out; repeatable' },
+      public: { meaning: 'with --redirect-uri: a native or browser app that keeps no secret (PKCE alone)' },
+    },
     database: 'existing',
     run: async (context) => (await clients()).create(context),
   },
   {
     name: 'clients list',
-    synopsis: '--org <orgId>',
     description: "list an organization's OAuth clients (never the secrets)",
-    options: ['org'],
+    options: { org: ORG },
     database: 'existing',
     run: async (context) => (await clients()).list(context),
   },
   {
     name: 'clients revoke',
-    synopsis: '<clientId>',
     description: 'revoke a client and every token issued to it, at once',
-    args: ['clientId'],
+    args: { clientId: 'the client, by its id (clients list)' },
     database: 'existing',
     run: async (context) => (await clients()).revoke(context),
   },
   {
     name: 'seed',
-    synopsis: '--org <orgId> --users <n> [--userfield-values <k>] [--registrations <k>]',
-    description:
-      'add n realistic demo users, each with values in k demo userfields (up to 10) and active registrations in k demo offerings (up to 100), with a progress bar',
-    options: ['org', 'users', 'userfield-values', 'registrations'],
+    description: 'add realistic demo users, with userfield values and active registrations, with a progress bar',
+    options: {
+      org: ORG,
+      users: { value: '<n>', meaning: 'how many users, 1 or more', required: true },
+      'userfield-values': { value: '<k>', meaning: 'values of each user in k demo userfields, 0 to 10; 0 unless given' },
+      registrations: { value: '<k>', meaning: 'active registrations of each user in k demo offerings, 0 to 100; 0 unless given' },
+    },
     database: 'existing',
     run: async (context) => (await load(() => import('./commands/seed.js'))).seed(context),
   },
   {
     name: 'import users',
-    synopsis:
-      '--org <orgId> [--dry-run] [--encoding <name>] [--sheet <name>] [--map "Heading=property,..."] [--ignore-columns a,b] ' +
-      '[--deactivate-missing [--only-imported]] [--max-changes <n|p%>] <file.csv|file.jsonl|file.xlsx>',
-    description:
-      'create or update (matched by email) the users of a file, with their userfield values; every row is checked before any is written. ' +
-      "--deactivate-missing deactivates the organization's users missing from the file (--only-imported: only those an import brought), " +
-      'refused when more than --max-changes (10% unless told) would be updated or deactivated',
-    args: ['file'],
-    options: ['org', 'dry-run', 'encoding', 'sheet', 'map', 'ignore-columns', 'deactivate-missing', 'max-changes', 'only-imported'],
+    description: 'create or update (matched by email) the users of a file, with their userfield values; every row is checked before any is written',
+    args: { file: 'a CSV (any common encoding; .csv, .tsv or .txt), JSON Lines (.jsonl) or Excel (.xlsx) file' },
+    options: {
+      org: ORG,
+      'dry-run': { meaning: 'check and compare only: say what would change, write nothing' },
+      encoding: { value: '<name>', meaning: "the file's encoding (utf-8, utf-16le, windows-1252, ...); told by its bytes unless given" },
+      sheet: { value: '<name>', meaning: "an Excel workbook's sheet, in any case; the first unless given" },
+      'header-row': {
+        value: '<n>',
+        meaning: 'the row of the headings (title rows of Workday, ADP or SuccessFactors reports above it); the first non-empty row unless given',
+      },
+      locale: {
+        value: '<tag>',
+        meaning: 'how numbers and dates are written (de, fr: a decimal comma, day-first dates); read so from a semicolon file unless given',
+      },
+      map: { value: '"Heading=property,..."', meaning: 'what columns hold, where their headings are not the property names' },
+      'ignore-columns': { value: 'a,b', meaning: 'columns left out' },
+      'deactivate-missing': { meaning: "deactivate the organization's users missing from the file (the nightly sync)" },
+      'only-imported': { meaning: 'with --deactivate-missing: only users an import brought' },
+      'max-changes': {
+        value: '<n|p%|p%,n>',
+        meaning:
+          'refuse the file when it would update and deactivate more users: a number, a share, or a share with a floor; 10%,5 with --deactivate-missing unless given',
+      },
+    },
     database: 'existing',
+    settings: ['DATABASE_URL', 'DATA_DIR', 'PASSWORD_MIN_LENGTH'],
+    exits: { 1: 'the file was refused (its problems, or more changes than --max-changes), or the environment failed' },
     run: async (context) => (await users()).importCommand(context),
   },
   {
     name: 'export users',
-    synopsis: '--org <orgId> [--format csv|jsonl|xlsx] [--excel] [--output <file>]',
-    description:
-      "write the organization's users in the format import reads (to stdout unless --output), xlsx an Excel workbook; --excel writes CSV as Excel opens it (UTF-8 with a byte order mark, CRLF)",
-    options: ['org', 'format', 'output', 'excel'],
+    description: "write the organization's users in the format import reads, to stdout unless --output",
+    options: {
+      org: ORG,
+      format: { value: 'csv|jsonl|xlsx', meaning: 'the format; csv unless given (xlsx needs --output)' },
+      excel: { meaning: 'CSV as Excel opens it: UTF-8 with a byte order mark, CRLF' },
+      output: { value: '<file>', meaning: 'the file to write' },
+    },
     database: 'existing',
     run: async (context) => (await users()).exportCommand(context),
   },
   {
+    name: 'users reset-link',
+    description: `print a one-time link that lets the person choose a new password (it works once, for ${RESET_LINK_MINUTES} minutes, and replaces earlier links): for when no mail can be sent`,
+    options: { org: ORG, email: { value: '<email>', meaning: 'the email the person signs in with', required: true } },
+    settings: ['DATABASE_URL', 'DATA_DIR', 'PUBLIC_URL'],
+    exits: { 2: 'no user of the organization has the email, or it is deactivated' },
+    database: 'existing',
+    run: async (context) => (await load(() => import('./commands/people.js'))).resetLink(context),
+  },
+  {
     name: 'copy',
-    synopsis: '--from <url> --to <url>',
-    description: "copy every organization's data into an empty database (sqlite:<path> or postgres://...), all or nothing",
-    options: ['from', 'to'],
+    description: "copy every organization's data into an empty database, all or nothing",
+    options: {
+      from: { value: '<url>', meaning: 'the database to copy: sqlite:<path> or postgres://...', required: true },
+      to: { value: '<url>', meaning: 'the empty database to fill: sqlite:<path> or postgres://...', required: true },
+    },
+    exits: { 2: 'refused before it started (a database that is not empty, the same database twice), or a usage error' },
     async run({ values, io }) {
-      const { copyCommand } = await load(() => import('./copy.js'));
+      const { copyCommand } = await load(() => import('./commands/copy.js'));
       return copyCommand({ from: required(values.from, '--from'), to: required(values.to, '--to'), json: values.json ?? false }, io);
     },
   },
   {
     name: 'backup',
-    synopsis: '--to <file>',
-    description: 'copy the SQLite database into a new file while the server runs (for PostgreSQL, use pg_dump)',
-    options: ['to'],
+    description: 'copy the SQLite database into a new file (mode 0600) while the server runs; for PostgreSQL, use pg_dump',
+    options: { to: { value: '<file>', meaning: 'the new file; one that exists is refused', required: true } },
+    settings: ['DATABASE_URL', 'DATA_DIR'],
+    exits: { 2: 'refused: a PostgreSQL database, a file that exists, or a usage error' },
     async run({ config, values, io }) {
-      const { backupCommand } = await load(() => import('./backup.js'));
+      const { backupCommand } = await load(() => import('./commands/backup.js'));
       return backupCommand(config.databaseUrl, required(values.to, '--to'), io);
     },
   },
   {
     name: 'scim attributes',
-    synopsis: '--org <orgId>',
     description: 'list the SCIM attributes mapped onto userfields',
-    options: ['org'],
+    options: { org: ORG },
     database: 'existing',
     run: async (context) => (await scim()).attributes(context),
   },
   {
     name: 'scim map',
-    synopsis: '--org <orgId> --attribute <SCIM attribute> --userfield <userfieldId>',
     description: 'map a SCIM attribute (enterprise extension, ...) onto a userfield',
-    options: ['org', 'attribute', 'userfield'],
+    options: {
+      org: ORG,
+      attribute: {
+        value: '<SCIM attribute>',
+        meaning: 'the attribute, as urn:...:User:department or phoneNumbers[type eq "work"].value',
+        required: true,
+      },
+      userfield: { value: '<userfieldId>', meaning: 'the userfield its values go to', required: true },
+    },
     database: 'existing',
     run: async (context) => (await scim()).map(context),
   },
   {
     name: 'scim unmap',
-    synopsis: '--org <orgId> --attribute <SCIM attribute>',
     description: 'remove a mapping',
-    options: ['org', 'attribute'],
+    options: { org: ORG, attribute: { value: '<SCIM attribute>', meaning: 'the attribute whose mapping goes', required: true } },
     database: 'existing',
     run: async (context) => (await scim()).unmap(context),
   },
@@ -230,14 +314,26 @@ const COMMANDS: Command[] = [
 
 const COLUMN = 42;
 
+/** An option as the usage line and the help write it: `--org <orgId>`, `--dry-run`. */
+const optionSyntax = (name: string, use: OptionUse) => `--${name}${use.value ? ` ${use.value}` : ''}`;
+
+/** `training-api tokens create --org <orgId> [--name <label>] ...`, from the command's arguments and options. */
 function usageLine(command: Command): string {
-  return `training-api ${command.name}${command.synopsis ? ` ${command.synopsis}` : ''}`;
+  const args = Object.keys(command.args ?? {}).map((name) => `<${name}>`);
+  const options = Object.entries(command.options ?? {}).map(([name, use]) =>
+    use.required ? optionSyntax(name, use) : `[${optionSyntax(name, use)}]`,
+  );
+  return ['training-api', command.name, ...args, ...options].join(' ');
+}
+
+/** Lines of two columns: the second starts at COLUMN, or on the next line when the first is longer. */
+function columns(first: string, second: string): string[] {
+  return first.length < COLUMN ? [`${first.padEnd(COLUMN)}${second}`] : [first, `${' '.repeat(COLUMN)}${second}`];
 }
 
 /** A command's line in a list: its usage, then its description in the second column. */
 function listing(command: Command): string {
-  const usage = `  ${usageLine(command).slice('training-api '.length)}`;
-  return usage.length < COLUMN ? `${usage.padEnd(COLUMN)}${command.description}` : `${usage}\n${' '.repeat(COLUMN)}${command.description}`;
+  return columns(`  ${usageLine(command).slice('training-api '.length)}`, command.description).join('\n');
 }
 
 const COMMON_HELP = `Options of every command:
@@ -245,6 +341,13 @@ const COMMON_HELP = `Options of every command:
   --<setting> <value>                     a setting, e.g. --database-url, --port (training-api serve --help lists them)
   -h, --help                              help; also after a command, as in training-api tokens --help
   --version                               the version of training-api`;
+
+/** What every command's exit codes mean, unless it says otherwise (`exits`). */
+const EXITS: Record<number, string> = {
+  0: 'done',
+  1: 'the environment failed: a database that cannot be reached or opened, a file or a port that cannot be used',
+  2: 'a usage error: an option missing or invalid, an id that names nothing',
+};
 
 const HELP_WIDTH = 120;
 
@@ -261,26 +364,43 @@ function wrapped(text: string, indent: number): string[] {
   return [...lines, line].map((part) => `${' '.repeat(indent)}${part}`);
 }
 
-/** Every setting, as the flag that sets it, its environment variable, its default and what it does. */
-function settingsHelp(): string {
+/** The settings a command reads, as the flag that sets each, its environment variable, its default and what it does. */
+function settingsHelp(names: readonly SettingName[]): string {
   const lines = ['Settings, each an environment variable or its flag (the flag wins):'];
-  for (const name of SETTING_NAMES) {
+  for (const name of names) {
     const setting: SettingSpec = SETTINGS[name];
     const shown = setting.shownDefault ?? setting.default;
-    const flag = `  --${flagOf(name)} ${setting.value}`;
-    const variable = `${name}${shown === undefined ? '' : `, default ${shown.replace(/`/g, '')}`}`;
-    lines.push(...(flag.length < COLUMN ? [`${flag.padEnd(COLUMN)}${variable}`] : [flag, `${' '.repeat(COLUMN)}${variable}`]));
+    lines.push(...columns(`  --${flagOf(name)} ${setting.value}`, `${name}${shown === undefined ? '' : `, default ${shown.replace(/`/g, '')}`}`));
     lines.push(...wrapped(setting.meaning, COLUMN + 2));
   }
   return lines.join('\n');
 }
 
+function settingsOfCommand(command: Command): readonly SettingName[] {
+  if (command.settings === 'all') return SETTING_NAMES;
+  return command.settings ?? (command.database ? ['DATABASE_URL', 'DATA_DIR'] : []);
+}
+
+/** A command's help, written from its entry in COMMANDS: usage, arguments, options, settings and exit codes. */
+function commandHelp(command: Command): string {
+  const sections = [`Usage: ${usageLine(command)}`, `${command.description[0]!.toUpperCase()}${command.description.slice(1)}.`];
+  const args = Object.entries(command.args ?? {});
+  if (args.length > 0) sections.push(['Arguments:', ...args.flatMap(([name, meaning]) => columns(`  <${name}>`, meaning))].join('\n'));
+  const options = Object.entries(command.options ?? {}).map(([name, use]) => [
+    `  ${optionSyntax(name, use)}`,
+    use.required ? `${use.meaning}; required` : use.meaning,
+  ]);
+  options.push(['  --json', 'print JSON instead of bare values'], ['  -h, --help', 'this help']);
+  sections.push(['Options:', ...options.flatMap(([syntax, meaning]) => columns(syntax!, meaning!))].join('\n'));
+  const settings = settingsOfCommand(command);
+  if (settings.length > 0) sections.push(settingsHelp(settings));
+  const exits = Object.entries({ ...EXITS, ...command.exits });
+  sections.push(['Exit codes:', ...exits.map(([code, meaning]) => `  ${code}  ${meaning}`)].join('\n'));
+  return sections.join('\n\n');
+}
+
 function help(commands: Command[], group?: string): string {
-  if (commands.length === 1 && commands[0]!.name === group) {
-    const [command] = commands as [Command];
-    const settings = command.name === 'serve' ? `\n\n${settingsHelp()}` : '';
-    return `Usage: ${usageLine(command)}\n\n${command.description[0]!.toUpperCase()}${command.description.slice(1)}.\n\n${COMMON_HELP}${settings}`;
-  }
+  if (commands.length === 1 && commands[0]!.name === group) return commandHelp(commands[0]!);
   const heading = group ? `Usage: training-api ${group} <command> [options]` : 'Usage: training-api <command> [options]';
   return `${heading}\n\nCommands:\n${commands.map(listing).join('\n')}\n\n${COMMON_HELP}`;
 }
@@ -314,28 +434,31 @@ async function run(argv: string[], env: Env, io: Output): Promise<number> {
     const given = positionals[1] === undefined ? 'needs a command' : `has no command "${positionals[1]}"`;
     throw new UsageError(`${positionals[0]} ${given}: ${subcommands}; see training-api ${positionals[0]} --help`);
   }
-  const expected = command.args ?? [];
+  const expected = Object.keys(command.args ?? {});
   if (args.length > expected.length) throw new UsageError(`unexpected argument "${args[expected.length]}"; see training-api ${command.name} --help`);
   if (args.length < expected.length) throw new UsageError(`<${expected[args.length]}> is required; see training-api ${command.name} --help`);
-  const allowed = new Set<string>([...Object.keys(COMMON_OPTIONS), ...SETTING_NAMES.map(flagOf), ...(command.options ?? [])]);
+  const allowed = new Set<string>([...Object.keys(COMMON_OPTIONS), ...SETTING_NAMES.map(flagOf), ...Object.keys(command.options ?? {})]);
   const stray = Object.keys(values).find((option) => !allowed.has(option));
   if (stray) throw new UsageError(`${command.name} takes no option --${stray}; see training-api ${command.name} --help`);
 
   const config = loadConfig(env, settingsOf(values));
   const print = (value: unknown, plain: string) => io.out(values.json ? JSON.stringify(value, null, 2) : plain);
-  if (!command.database) {
-    return command.run({
-      values,
-      args,
-      config,
-      io,
-      print,
-      get db(): never {
-        throw new Error(`${command.name} declares no database`);
-      },
-    });
+  const context = { values, args, config, io, print };
+  try {
+    if (!command.database) return await command.run(withoutDatabase(command, context));
+    return await withDatabase(config, command.database === 'create', ({ db }, migrated) => command.run({ ...context, db, migrated }));
+  } catch (error) {
+    const diagnosis = environmentDiagnosis(error, config);
+    throw diagnosis ? new SetupError(diagnosis, { cause: error }) : error;
   }
-  return withDatabase(config, command.database === 'create', ({ db }) => command.run({ values, args, config, io, print, db }));
+}
+
+/** The context of a command that declares no database: asking for one is a mistake of the command table. */
+function withoutDatabase(command: Command, context: Omit<Context, 'db' | 'migrated'>): Context {
+  const declaresNone = (): never => {
+    throw new Error(`${command.name} declares no database`);
+  };
+  return Object.defineProperties({ ...context } as Context, { db: { get: declaresNone }, migrated: { get: declaresNone } });
 }
 
 /** Runs the command line; returns the exit code. */
@@ -347,12 +470,14 @@ export async function main(
     err: (line) => process.stderr.write(`${line}\n`),
   },
 ): Promise<number> {
+  // With --json, a failure is told in JSON too, as everything else the command prints: `{"error":"..."}`.
+  const fail = (message: string) => io.err(argv.includes('--json') ? JSON.stringify({ error: message }) : `training-api: ${message}`);
   try {
     return await run(argv, env, io);
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: string };
     if (error instanceof SetupError) {
-      io.err(`training-api: ${error.message}`);
+      fail(error.message);
       return 1;
     }
     // A service's refusal (a mapping to a userfield that does not exist, ...) is the operator's to correct, as a usage error is.
@@ -362,16 +487,16 @@ export async function main(
       error instanceof DomainError ||
       (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
     ) {
-      io.err(`training-api: ${message}`);
+      fail(message!);
       return 2;
     }
     // The environment failed (a database that cannot be reached or opened, a port in use, a directory
     // that cannot be made): the system's message says what, and a stack trace would only bury it.
     if (typeof code === 'string') {
-      io.err(`training-api: ${message || code}`);
+      fail(message || code);
       return 1;
     }
-    io.err(`training-api: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return 1;
   }
 }

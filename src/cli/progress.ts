@@ -1,39 +1,76 @@
 import cliProgress from 'cli-progress';
 import type { Progress, Stage } from '../imports/progress.js';
 
-/** How often progress is told when no terminal shows a bar (cron, CI, `docker exec`). */
+/** How often progress is told when no terminal shows a bar (cron, CI, `docker exec`), after the first line. */
 const LINE_INTERVAL_MS = 5000;
+/** The first line comes this soon, so that a log shows at once that the import started. */
+const FIRST_LINE_MS = 1000;
 
 const numbers = new Intl.NumberFormat('en-US');
 
+/** What a line tells: the stage, its rows so far and its total when known. */
+interface State {
+  stage: Stage;
+  rows: number;
+  total?: number;
+}
+
+function lineOf({ stage, rows, total }: State): string {
+  return `rows ${numbers.format(rows)}${total === undefined ? '' : `/${numbers.format(total)}`} ${stage}`;
+}
+
 /**
- * Progress through `total` rows, on stderr: a bar on a terminal (for the writes, whose pace matters;
- * checking is quick), else a line such as `rows 12,500/50,000 checked` every five seconds. Time is
- * looked at on each increment, so a loop that never yields still reports.
+ * An import's progress, on stderr: on a terminal, a bar while rows are compared and written (whose
+ * pace matters; reading and checking are quick); elsewhere a line such as `rows 12,500/50,000
+ * checked` a second after the start and every five seconds after, whatever the import is doing
+ * (reading a workbook included) — a JSON line with `json`, as everything the command prints then is.
  */
-export function progressOf(total: number, verb: Stage, io: { err(line: string): void }): Progress {
-  if (process.stderr.isTTY) {
-    if (verb === 'checked') return { increment: () => undefined, stop: () => undefined };
-    const bar = new cliProgress.SingleBar(
-      {
-        format: `${verb === 'imported' ? 'Importing' : 'Comparing'} users [{bar}] {percentage}% | {value}/{total} rows | ETA {eta_formatted}`,
-        stream: process.stderr,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(total, 0);
-    return { increment: (rows) => bar.increment(rows), stop: () => bar.stop() };
-  }
-  let done = 0;
-  let lastLine = Date.now();
+export function progressOf(io: { err(line: string): void }, json = false): Progress {
+  if (process.stderr.isTTY && !json) return terminalBar();
+  const state: State = { stage: 'read', rows: 0 };
+  const tell = () => io.err(json ? JSON.stringify({ progress: state }) : lineOf(state));
+  let interval: NodeJS.Timeout | undefined;
+  const first = setTimeout(() => {
+    tell();
+    interval = setInterval(tell, LINE_INTERVAL_MS).unref();
+  }, FIRST_LINE_MS).unref();
   return {
-    increment(rows) {
-      done += rows;
-      const now = Date.now();
-      if (now - lastLine < LINE_INTERVAL_MS) return;
-      lastLine = now;
-      io.err(`rows ${numbers.format(done)}/${numbers.format(total)} ${verb}`);
+    stage(stage, total) {
+      state.stage = stage;
+      state.rows = 0;
+      if (total === undefined) delete state.total;
+      else state.total = total;
     },
-    stop: () => undefined,
+    advance(rows) {
+      state.rows += rows;
+    },
+    stop() {
+      clearTimeout(first);
+      clearInterval(interval);
+    },
+  };
+}
+
+function terminalBar(): Progress {
+  let bar: cliProgress.SingleBar | undefined;
+  const stop = () => {
+    bar?.stop();
+    bar = undefined;
+  };
+  return {
+    stage(stage, total) {
+      stop();
+      if (stage !== 'compared' && stage !== 'imported') return;
+      bar = new cliProgress.SingleBar(
+        {
+          format: `${stage === 'imported' ? 'Importing' : 'Comparing'} users [{bar}] {percentage}% | {value}/{total} rows | ETA {eta_formatted}`,
+          stream: process.stderr,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(total ?? 0, 0);
+    },
+    advance: (rows) => bar?.increment(rows),
+    stop,
   };
 }

@@ -8,7 +8,9 @@ import type { Config } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import type { ApiInstance } from '../http/api-instance.js';
 import { isPostgres } from '../db/locking.js';
-import { organizationsRepository } from '../resources/organizations/organizations.repository.js';
+import { inTransaction } from '../db/unit-of-work.js';
+import { SERVER_ACTOR } from '../lib/actors.js';
+import { organizationsRepository } from '../tenancy/organizations.repository.js';
 import { tokensService } from '../auth/tokens.service.js';
 import { listenPlain, listenTls, type RunningServer } from '../server/listener.js';
 import { ensureSelfSignedCertificate, loadCertificate } from '../server/tls-certificate.js';
@@ -16,6 +18,7 @@ import { reportUnexpectedErrors } from '../server/unexpected-errors.js';
 import { reloadCertificateOnHangup } from '../server/certificate-reload.js';
 import { createMetrics, type MetricsServer } from '../server/metrics.js';
 import { turnBufferedStdout } from '../server/log-destination.js';
+import { reachingDatabase } from './diagnoses.js';
 import { isWorker, leavePrimary, reportServing, startWorkers } from '../server/workers.js';
 
 /**
@@ -26,7 +29,7 @@ import { isWorker, leavePrimary, reportServing, startWorkers } from '../server/w
  * creation share a transaction, which PostgreSQL's table lock serializes (SQLite's are exclusive).
  */
 export async function bootstrap(database: DatabaseHandle, dataDir: string): Promise<string | undefined> {
-  const token = await database.db.transaction().execute(async (trx) => {
+  const token = await inTransaction(database.db, SERVER_ACTOR, async (trx) => {
     if (isPostgres(trx)) await sql`lock table organizations in exclusive mode`.execute(trx);
     const organizations = organizationsRepository(trx);
     if ((await organizations.list()).length > 0) return undefined;
@@ -77,7 +80,7 @@ async function serveWithWorkers(config: Config, log: (line: string) => void): Pr
   const database = openDatabase(config.databaseUrl, { poolSize: 1, limits: config.database, sqliteSynchronous: config.sqliteSynchronous });
   let token: string | undefined;
   try {
-    await migrateToLatest(database.db);
+    await reachingDatabase(config.databaseUrl, () => migrateToLatest(database.db));
     token = await bootstrap(database, config.dataDir);
   } finally {
     await database.close();
@@ -109,7 +112,7 @@ export async function serve(config: Config, log: (line: string) => void): Promis
   // A worker's primary has migrated and bootstrapped already.
   let token: string | undefined;
   if (!isWorker) {
-    await migrateToLatest(database.db);
+    await reachingDatabase(config.databaseUrl, () => migrateToLatest(database.db));
     token = await bootstrap(database, config.dataDir);
   }
   const tls = await tlsMaterial(config);
@@ -123,9 +126,11 @@ export async function serve(config: Config, log: (line: string) => void): Promis
     allowedHosts: config.allowedHosts,
     corsOrigins: config.corsOrigins,
     passwordPolicy: config.passwordPolicy,
+    imports: config.imports,
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     oauthTokenLifetimeSeconds: config.oauthTokenLifetimeSeconds,
+    people: config.people,
     events: config.events,
     clientLimits: config.clients,
     ...(metrics ? { metrics: { metrics, token: config.metrics?.token } } : {}),

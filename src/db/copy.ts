@@ -177,10 +177,16 @@ async function countRows(db: Kysely<any>, table: string): Promise<number> {
 
 /**
  * Tables, not views, without the record of which version applied each migration: each database keeps its
- * own. (On PostgreSQL our dialect introspects the connection's own schema only.)
+ * own. Nor SQLite's virtual tables and theirs (the name search's index, migration 0030): the target's
+ * triggers index the people copied. (On PostgreSQL our dialect introspects the connection's own schema only.)
  */
 async function tablesOf(database: DatabaseHandle, options: { withInternalKyselyTables: boolean }) {
-  return (await database.db.introspection.getTables(options)).filter((table) => !table.isView && table.name !== VERSIONS_TABLE);
+  const indexes =
+    database.engine === 'sqlite'
+      ? (await sql<{ name: string }>`select name from pragma_table_list where type in ('virtual', 'shadow')`.execute(database.db)).rows
+      : [];
+  const skipped = new Set([VERSIONS_TABLE, ...indexes.map(({ name }) => name)]);
+  return (await database.db.introspection.getTables(options)).filter((table) => !table.isView && !skipped.has(table.name));
 }
 
 async function describeTables(database: DatabaseHandle): Promise<TableShape[]> {

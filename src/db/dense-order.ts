@@ -1,7 +1,7 @@
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
-import { now } from '../lib/time.js';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { Actor } from '../lib/actors.js';
 import { isPostgres } from './locking.js';
-import { inTransaction } from './unit-of-work.js';
+import { changeTime, inTransaction, type ChangeTime, type UnitOfWork } from './unit-of-work.js';
 import type { Database } from './schema.js';
 
 /** Tables whose rows hold a dense, zero-based `order_index` (0..n-1) within their organization. */
@@ -17,7 +17,7 @@ interface OrderedRow {
   org_id: string;
   id: string;
   order_index: number;
-  updated_date: string;
+  updated_date: ChangeTime;
 }
 
 /** A row that a change of its list shifted, as it was before: its id, former orderIndex and former updatedDate. */
@@ -40,23 +40,27 @@ export async function lockOrdering(trx: Kysely<Database>, orgId: string): Promis
 }
 
 /**
- * Runs `write` in a transaction that holds the organization's ordering lock from its start: every
- * write to an ordered list (and whatever must not race one) goes through here.
+ * Runs `write` in a unit of work of the caller's that holds the organization's ordering lock from its
+ * start: every write to an ordered list (and whatever must not race one) goes through here.
  */
-export async function orderedWrite<T>(db: Kysely<Database>, orgId: string, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  const locked = async (trx: Transaction<Database>) => {
+export async function orderedWrite<T>(
+  db: Kysely<Database>,
+  { orgId, actor }: { orgId: string; actor: Actor },
+  write: (trx: UnitOfWork) => Promise<T>,
+): Promise<T> {
+  const locked = async (trx: UnitOfWork) => {
     await lockOrdering(trx, orgId);
     return write(trx);
   };
   // Inside a unit of work already (a conditional write's), the lock joins it.
-  return inTransaction(db, locked);
+  return inTransaction(db, actor, locked);
 }
 
 /**
  * Keeps `order_index` dense on insert, move and delete, in the organization's one list or in `list`.
  * Call inside `orderedWrite`.
  */
-export function denseOrder(trx: Transaction<Database>, table: OrderedTable, orgId: string, list?: OrderedList) {
+export function denseOrder(trx: UnitOfWork, table: OrderedTable, orgId: string, list?: OrderedList) {
   const db = trx as unknown as Kysely<Record<OrderedTable, OrderedRow>>;
 
   async function size(): Promise<number> {
@@ -86,7 +90,7 @@ export function denseOrder(trx: Transaction<Database>, table: OrderedTable, orgI
     if (rows.length === 0) return [];
     await db
       .updateTable(table)
-      .set({ order_index: sql<number>`order_index + ${delta}`, updated_date: now() })
+      .set({ order_index: sql<number>`order_index + ${delta}`, updated_date: changeTime(trx) })
       .where(inRange)
       .execute();
     return rows.map((row) => ({ id: row.id, orderIndex: row.order_index, updatedDate: row.updated_date }));
@@ -108,7 +112,12 @@ export function denseOrder(trx: Transaction<Database>, table: OrderedTable, orgI
       const to = Math.min(requested, (await size()) - 1);
       if (to === from) return [];
       const shifted = to < from ? await shift(1, to, from - 1) : await shift(-1, from + 1, to);
-      await db.updateTable(table).set({ order_index: to, updated_date: now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await db
+        .updateTable(table)
+        .set({ order_index: to, updated_date: changeTime(trx) })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
       return shifted;
     },
 

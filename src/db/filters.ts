@@ -31,6 +31,11 @@ export function containsText(column: string, value: string): Expression<SqlBool>
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(lowerCase(value))}%`} escape '!'`;
 }
 
+/** Case-insensitive prefix match. */
+export function startsWithText(column: string, value: string): Expression<SqlBool> {
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`${escapeLike(lowerCase(value))}%`} escape '!'`;
+}
+
 /** The column, a list of words joined by single spaces, holds `word` (case-insensitive). */
 export function hasWord(column: string, word: string): Expression<SqlBool> {
   return sql<SqlBool>`(' ' || lower(${sql.ref(column)}) || ' ') like ${`% ${escapeLike(lowerCase(word))} %`} escape '!'`;

@@ -18,6 +18,8 @@ interface PostgresPoolOptions {
   size: number;
   /** Schema to work in (search_path). */
   schema?: string;
+  /** false: commits do not wait for their WAL to reach the disk (synchronous_commit=off). */
+  synchronousCommit?: boolean;
   limits?: Partial<DatabaseLimits>;
   /** Told of every error of a connection outside a query (the server ended it, the network dropped). */
   onConnectionError?: (error: Error) => void;
@@ -37,6 +39,25 @@ interface PostgresPoolOptions {
  */
 const UNANSWERED_GRACE_MS = 1000;
 
+/** PgBouncer's refusal of a startup parameter, which PostgreSQL itself never sends. */
+const POOLER_REFUSAL = /^unsupported startup parameter: (\S+)/;
+
+/**
+ * A connection refused by PgBouncer for a startup parameter (statement_timeout, which DATABASE_STATEMENT_TIMEOUT
+ * sends) tells what to set instead of PgBouncer's words alone; any other error as it is.
+ */
+function explained(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const parameter = POOLER_REFUSAL.exec(error.message)?.[1];
+  if (parameter) {
+    error.message =
+      `${error.message}: the database is reached through PgBouncer, which refuses startup parameters; set ` +
+      `DATABASE_POOL_MODE=transaction, which sends none, and give the database role its ${parameter} instead ` +
+      `(docs/deploy.md, "PgBouncer in transaction mode")`;
+  }
+  return error;
+}
+
 /**
  * A pg pool for Kysely that survives its server. pg reports a connection that ends while idle in
  * the pool as a pool 'error', and one that ends while checked out (between the statements of a
@@ -50,11 +71,15 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   const limits = options.limits ?? {};
   const serverTimeouts = limits.statementTimeoutMs && !options.transactionPooler;
   const { locator } = options;
+  const startupSettings = [
+    ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+    ...(options.synchronousCommit === false && !options.transactionPooler ? ['-c synchronous_commit=off'] : []),
+  ];
   const pool = new pg.Pool({
     Client: locatedClient(locator),
     connectionString: locator.target.url,
     max: options.size,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(startupSettings.length > 0 ? { options: startupSettings.join(' ') } : {}),
     ...(limits.connectTimeoutMs ? { connectionTimeoutMillis: limits.connectTimeoutMs } : {}),
     ...(limits.idleTimeoutMs ? { idleTimeoutMillis: limits.idleTimeoutMs } : {}),
     ...(limits.keepAliveMs ? { keepAlive: true, keepAliveInitialDelayMillis: limits.keepAliveMs } : {}),
@@ -79,13 +104,18 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool &
   const checkouts = new WeakMap<pg.PoolClient, ResilientClient>();
   return {
     connect: () =>
-      pool.connect().then((client) => {
-        // One wrapper per connection for its life (a broken one is destroyed, never handed out again),
-        // so that Kysely, which keeps its own connection object per client, makes none per query.
-        let checkout = checkouts.get(client);
-        if (!checkout) checkouts.set(client, (checkout = new ResilientClient(client, locator, prepared, pipelined)));
-        return checkout;
-      }),
+      pool.connect().then(
+        (client) => {
+          // One wrapper per connection for its life (a broken one is destroyed, never handed out again),
+          // so that Kysely, which keeps its own connection object per client, makes none per query.
+          let checkout = checkouts.get(client);
+          if (!checkout) checkouts.set(client, (checkout = new ResilientClient(client, locator, prepared, pipelined)));
+          return checkout;
+        },
+        (error: unknown) => {
+          throw explained(error);
+        },
+      ),
     end: () => pool.end(),
     get totalCount() {
       return pool.totalCount;

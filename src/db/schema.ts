@@ -1,7 +1,9 @@
 import type { Generated, SqlBool } from 'kysely';
+import type { ChangeTime } from './change-time.js';
 
 /**
  * Table types as Kysely sees them. Timestamps are `yyyy-mm-ddThh:mm:ssZ` text on both engines.
+ * When a row last changed is a `ChangeTime`: only a unit of work's timestamp may be written there.
  * Booleans are `SqlBool`: SQLite reads them back as 0 or 1, PostgreSQL as false or true; each
  * repository turns them into booleans where it reads them.
  */
@@ -9,6 +11,8 @@ export interface OrganizationsTable {
   id: string;
   name: string;
   created_date: string;
+  /** Made to be tried out: filled with sample data, and reset to it on demand. */
+  sandbox: Generated<SqlBool>;
 }
 
 export interface AccessTokensTable {
@@ -35,6 +39,57 @@ export interface OAuthClientsTable {
   created_date: string;
   last_used_date: string | null;
   revoked_date: string | null;
+  /** A client that signs people in: the addresses it may be sent back to, joined by single spaces. */
+  redirect_uris: string | null;
+  /** Where it may send a person after signing them out, joined by single spaces. */
+  post_logout_redirect_uris: string | null;
+  /** A native or browser app that keeps no secret: it proves itself with PKCE alone. */
+  public: SqlBool;
+}
+
+/** A person's session in a browser: the cookie holds a random secret, the row its SHA-256 (`id`). */
+export interface SessionsTable {
+  org_id: string;
+  id: string;
+  user_id: string;
+  /** ISO timestamps with milliseconds. */
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end; the idle end is `last_seen_at` plus the idle lifetime. */
+  expires_at: string;
+  address: string | null;
+  user_agent: string | null;
+}
+
+/** A forgotten password's one-time link: the link holds a random secret, the row its SHA-256 (`id`). */
+export interface PasswordResetsTable {
+  org_id: string;
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** One object of the OpenID Connect provider's state, as the library hands it to its storage. */
+export interface OidcPayloadsTable {
+  model: string;
+  id: string;
+  org_id: string | null;
+  account_id: string | null;
+  grant_id: string | null;
+  uid: string | null;
+  /** The object as JSON. */
+  payload: string;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
+/** A key of the server's own (ID token signing, cookie signing), made once. */
+export interface ServerKeysTable {
+  name: string;
+  /** JSON. */
+  value: string;
+  created_date: string;
 }
 
 export interface UsersTable {
@@ -54,12 +109,21 @@ export interface UsersTable {
   tags: string | null;
   created_date: string;
   /** Set on creation and on every change made through the users service. */
-  updated_date: string;
+  updated_date: ChangeTime;
   last_login_date: string | null;
   /** False while deactivated (by an identity provider or an administrator): everything is kept. */
   active: SqlBool;
   /** The identity provider's own id for the user (SCIM externalId). */
   external_id: string | null;
+  /** `courseAdministrator` or `organizationAdministrator`; null for a learner. */
+  account_type: 'courseAdministrator' | 'organizationAdministrator' | null;
+  /** The person must choose a new password at their next sign-in. */
+  password_change_required: SqlBool;
+  /**
+   * Sessions and sign-in tokens issued before this moment (an ISO timestamp with milliseconds) are no
+   * longer valid: set when the password changes and when the person signs out everywhere.
+   */
+  sessions_valid_after: string | null;
 }
 
 export interface OfferingCategoriesTable {
@@ -74,7 +138,7 @@ export interface OfferingCategoriesTable {
   order_index: number;
   created_date: string;
   /** Set on creation and on every change, its position in a list included. */
-  updated_date: string;
+  updated_date: ChangeTime;
 }
 
 export interface OfferingsTable {
@@ -95,7 +159,7 @@ export interface OfferingsTable {
   allow_retake: SqlBool;
   created_date: string;
   /** Set on creation and on every change, its position in a list included. */
-  updated_date: string;
+  updated_date: ChangeTime;
 }
 
 interface OfferingCategoryLinksTable {
@@ -119,7 +183,7 @@ export interface RegistrationsTable {
   grader_comment: string | null;
   created_date: string;
   /** Set on creation and on every change, its position in a list included. */
-  updated_date: string;
+  updated_date: ChangeTime;
   begin_date: string;
   last_active_date: string | null;
   end_date: string | null;
@@ -132,7 +196,7 @@ export interface AgreementsTable {
   text: string;
   required: SqlBool;
   created_date: string;
-  updated_date: string | null;
+  updated_date: ChangeTime | null;
 }
 
 /** One row per user and agreement while the user agrees, with the title and text agreed to. */
@@ -156,7 +220,7 @@ export interface UserfieldCategoriesTable {
   order_index: number;
   created_date: string;
   /** Set on creation and on every change, its position in a list included. */
-  updated_date: string;
+  updated_date: ChangeTime;
 }
 
 export interface UserfieldsTable {
@@ -183,7 +247,7 @@ export interface UserfieldsTable {
   prompt_missing_values: SqlBool;
   created_date: string;
   /** Set on creation and on every change, its position in a list included. */
-  updated_date: string;
+  updated_date: ChangeTime;
 }
 
 /** One row per user and field that holds a value. */
@@ -206,7 +270,7 @@ export interface ScimGroupsTable {
   tag_key: string;
   external_id: string | null;
   created_date: string;
-  updated_date: string;
+  updated_date: ChangeTime;
 }
 
 /** A SCIM attribute the organization maps onto one of its userfields. */
@@ -232,6 +296,12 @@ export interface EventsTable {
   data: string;
   /** Update events: the previous values of the properties that changed, as JSON. */
   previous_attributes: string | null;
+  /** The id of the resource the event is about (events/event-types.ts, `resourceIdOf`); null before migration 0026. */
+  resource_id: string | null;
+  /** Who made the change (lib/actors.ts): its kind, id and name then; null for events recorded before migration 0026. */
+  actor_type: string | null;
+  actor_id: string | null;
+  actor_name: string | null;
   /**
    * PostgreSQL: the event's place in its organization's feed, given once its transaction has
    * committed (see events/feed-positions.ts); null until then, and always on SQLite.
@@ -349,6 +419,56 @@ export interface ImportJobsTable {
   finished_date: string | null;
   /** While running: when its server last said it is still at work (an ISO timestamp with milliseconds). */
   heartbeat_date: string | null;
+  /** While running: its stage and rows (JSON), as its server last wrote them. */
+  progress: string | null;
+}
+
+/** A file an administrator uploaded in the console, kept until it is imported or expires. */
+export interface ImportUploadsTable {
+  org_id: string;
+  id: string;
+  /** The file's name as the browser sent it. */
+  name: string;
+  format: 'csv' | 'jsonl' | 'xlsx';
+  bytes: Buffer;
+  size: number;
+  uploaded_by: string;
+  /** The options of its last preview (JSON, as POST /imports takes them). */
+  options: string | null;
+  /** The dry run of those options. */
+  preview_job_id: string | null;
+  created_date: string;
+  expires_date: string;
+}
+
+/** What a heading (as compared: case, spaces and punctuation aside) stood for in the organization's last import. */
+export interface ImportMappingsTable {
+  org_id: string;
+  heading: string;
+  /** A user property, a userfield's id, or null: the column was left out. */
+  target: string | null;
+  updated_date: string;
+}
+
+/** A request an identity provider made to /scim/v2: what it asked and was answered, never a body; its organization's latest only. */
+export interface ScimRequestsTable {
+  seq: Generated<number>;
+  org_id: string;
+  method: string;
+  /** Without the query. */
+  path: string;
+  status: number;
+  duration_ms: number;
+  token_id: string | null;
+  user_agent: string | null;
+  created_date: string;
+}
+
+/** How many sign-ins succeeded in an organization on a day (UTC, `yyyy-mm-dd`). */
+export interface SignInDaysTable {
+  org_id: string;
+  day: string;
+  sign_ins: number;
 }
 
 export interface Database {
@@ -356,6 +476,10 @@ export interface Database {
   access_tokens: AccessTokensTable;
   oauth_clients: OAuthClientsTable;
   users: UsersTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  oidc_payloads: OidcPayloadsTable;
+  server_keys: ServerKeysTable;
   userfield_categories: UserfieldCategoriesTable;
   userfields: UserfieldsTable;
   userfield_values: UserfieldValuesTable;
@@ -376,4 +500,8 @@ export interface Database {
   imported_users: ImportedUsersTable;
   scim_user_emails: ScimUserEmailsTable;
   import_jobs: ImportJobsTable;
+  import_uploads: ImportUploadsTable;
+  import_mappings: ImportMappingsTable;
+  scim_requests: ScimRequestsTable;
+  sign_in_days: SignInDaysTable;
 }

@@ -1,28 +1,29 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { stringify } from 'safe-stable-stringify';
 import { compiledOnce } from '../db/compiled.js';
 import { isPostgres } from '../db/locking.js';
 import type { ShiftedRow } from '../db/dense-order.js';
 import type { Database } from '../db/schema.js';
-import { beforeCommit, inSavepoint, onRollback } from '../db/unit-of-work.js';
+import { actorOf, beforeCommit, inSavepoint, onRollback, type UnitOfWork } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
-import type { EventDataOf, EventPayload, EventType } from './event-types.js';
+import { resourceIdOf, type EventDataOf, type EventPayload, type EventType } from './event-types.js';
 import { queueDeliveries } from './webhooks/deliveries.js';
 
 /** Events recorded in a unit of work, written when it is about to commit. */
 const pending = new WeakMap<Kysely<Database>, EventPayload[]>();
 
 /**
- * Records an event of the change made in the unit of work `trx`, and queues it for every webhook
- * of the organization that subscribes to its type: the event exists exactly when the change
- * committed, whatever crashes in between.
+ * Records an event of the change made in the unit of work `trx`, with who made it (the unit's actor),
+ * and queues it for every webhook of the organization that subscribes to its type: the event exists
+ * exactly when the change committed, whatever crashes in between. It takes a unit of work only: a
+ * change made on another handle would skip its event, so it does not compile.
  *
  * The rows are written last, just before the commit (see `writeEvents`), unless the unit writes
  * them earlier (`writeRecordedEvents`).
  */
 export function recordEvent<T extends EventType>(
-  trx: Kysely<Database>,
+  trx: UnitOfWork,
   orgId: string,
   type: T,
   data: EventDataOf<T>,
@@ -33,7 +34,7 @@ export function recordEvent<T extends EventType>(
     beforeCommit(trx, writeEvents);
     pending.set(trx, (events = []));
   }
-  const event: EventPayload<T> = { id: newId(), type, createdDate: now(), organizationId: orgId, data };
+  const event: EventPayload<T> = { id: newId(), type, createdDate: now(), organizationId: orgId, actor: actorOf(trx), data };
   if (previousAttributes) event.previousAttributes = previousAttributes;
   events.push(event);
   // A nested unit of work that fails rolls its change back: its event goes with it.
@@ -43,6 +44,11 @@ export function recordEvent<T extends EventType>(
     if (index >= 0) recorded.splice(index, 1);
   });
   return event;
+}
+
+/** The events recorded so far in the unit of work `trx` and not written yet, in the order they were recorded. */
+export function recordedEvents(trx: UnitOfWork): readonly EventPayload[] {
+  return pending.get(trx) ?? [];
 }
 
 /** Properties whose change alone is no change: they move only because something else did. */
@@ -71,7 +77,7 @@ export function previousAttributes(before: object, after: object): Record<string
  * values of what changed; records nothing when nothing did. Whether it recorded one.
  */
 export function recordUpdate<T extends EventType>(
-  trx: Kysely<Database>,
+  trx: UnitOfWork,
   orgId: string,
   type: T,
   before: Partial<EventDataOf<T>>,
@@ -87,7 +93,7 @@ export function recordUpdate<T extends EventType>(
  * with its former orderIndex and updatedDate), as `read` gives the items now.
  */
 export async function recordShifts<T extends EventType>(
-  trx: Kysely<Database>,
+  trx: UnitOfWork,
   orgId: string,
   type: T,
   shifted: readonly ShiftedRow[],
@@ -101,20 +107,34 @@ export async function recordShifts<T extends EventType>(
   }
 }
 
+/** The event row's columns, in the order of the parameters of the two compiled inserts below. */
+const EVENT_COLUMNS = [
+  'org_id',
+  'id',
+  'type',
+  'created_date',
+  'data',
+  'previous_attributes',
+  'resource_id',
+  'actor_type',
+  'actor_id',
+  'actor_name',
+] as const;
+
+/** An event row of the compiled statements' stand-ins, each column bound once, in EVENT_COLUMNS' order. */
+const eventValues = (parameters: string[]) =>
+  Object.fromEntries(EVENT_COLUMNS.map((column, index) => [column, parameters[index]])) as Record<(typeof EVENT_COLUMNS)[number], string>;
+
 /** Most units of work record one event, so its insert is compiled once. */
-const insertEvent = compiledOnce(6, (db, orgId, id, type, createdDate, data, previous) =>
-  db.insertInto('events').values({ org_id: orgId, id, type, created_date: createdDate, data, previous_attributes: previous }),
-);
+const insertEvent = compiledOnce(EVENT_COLUMNS.length, (db, ...parameters) => db.insertInto('events').values(eventValues(parameters)));
 
 /**
  * PostgreSQL: `insertEvent`, and in the same statement the enabled webhooks of the event's
  * organization (as webhooksRepository.enabled reads them).
  */
-const insertEventReadingWebhooks = compiledOnce(6, (db, orgId, id, type, createdDate, data, previous) =>
+const insertEventReadingWebhooks = compiledOnce(EVENT_COLUMNS.length, (db, ...parameters) =>
   db
-    .with('event', (db) =>
-      db.insertInto('events').values({ org_id: orgId, id, type, created_date: createdDate, data, previous_attributes: previous }).returning('org_id'),
-    )
+    .with('event', (db) => db.insertInto('events').values(eventValues(parameters)).returning('org_id'))
     .selectFrom('webhooks')
     .select(['webhooks.id', 'webhooks.event_types'])
     .where('webhooks.org_id', '=', (eb) => eb.selectFrom('event').select('event.org_id'))
@@ -130,6 +150,10 @@ function eventRow(event: EventPayload) {
     created_date: event.createdDate,
     data: JSON.stringify(event.data),
     previous_attributes: event.previousAttributes ? JSON.stringify(event.previousAttributes) : null,
+    resource_id: resourceIdOf(event),
+    actor_type: event.actor?.type ?? null,
+    actor_id: event.actor?.id ?? null,
+    actor_name: event.actor?.name ?? null,
   };
 }
 
@@ -144,7 +168,7 @@ const ROWS_PER_INSERT = 1000;
  * aborted, which fails the event's statement too, and the unit rolls back. Inside a nested unit it
  * writes nothing: a rollback to its savepoint would take the enclosing unit's events with it.
  */
-export function writeRecordedEvents(trx: Transaction<Database>): Promise<void> {
+export function writeRecordedEvents(trx: UnitOfWork): Promise<void> {
   return inSavepoint(trx) ? Promise.resolve() : writeEvents(trx);
 }
 
@@ -152,14 +176,25 @@ export function writeRecordedEvents(trx: Transaction<Database>): Promise<void> {
  * Writes the unit of work's events, in the order they were recorded, and their deliveries. Nothing
  * is locked for their order: the feed places them once they committed (events/feed-positions.ts).
  */
-async function writeEvents(trx: Transaction<Database>): Promise<void> {
+async function writeEvents(trx: UnitOfWork): Promise<void> {
   const events = pending.get(trx) ?? [];
   pending.delete(trx);
   if (events.length === 0) return;
   if (events.length === 1) {
     const row = eventRow(events[0]!);
     // SQL null for an event without previous attributes.
-    const values = [row.org_id, row.id, row.type, row.created_date, row.data, row.previous_attributes];
+    const values = [
+      row.org_id,
+      row.id,
+      row.type,
+      row.created_date,
+      row.data,
+      row.previous_attributes,
+      row.resource_id,
+      row.actor_type,
+      row.actor_id,
+      row.actor_name,
+    ];
     if (isPostgres(trx)) {
       // One round trip for the event's row and the webhooks that may want it.
       await queueDeliveries(trx, events, new Map([[row.org_id, await insertEventReadingWebhooks(trx, ...values)]]));

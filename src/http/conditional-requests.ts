@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { Actor } from '../lib/actors.js';
 import { NotFound, PreconditionFailed } from '../lib/domain-errors.js';
 import { sendJsonText } from './json-text.js';
 
@@ -87,8 +88,8 @@ function notModified(request: FastifyRequest, reply: FastifyReply, tag: string):
   return ifNoneMatch !== undefined && !ifNoneMatchHolds(ifNoneMatch, tag) ? reply.code(304).send() : undefined;
 }
 
-/** Runs `work` with the resource's service and repositories over one transaction (the item read, compared and written in it). */
-export type WithinTransaction<S> = <T>(work: (service: S, trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+/** Runs `work` with the resource's service and repositories over one unit of work of `actor`'s (the item read, compared and written in it). */
+export type WithinTransaction<S> = <T>(actor: Actor, work: (service: S, trx: Kysely<Database>) => Promise<T>) => Promise<T>;
 
 interface ConditionalWrite<S> {
   /** The plain service, for a write without preconditions: exactly what it does without this module. */
@@ -123,7 +124,7 @@ export async function writeIfUnchanged<S>(request: FastifyRequest, conditional: 
   const ifMatch = preconditionHeader(request, 'if-match');
   const ifNoneMatch = preconditionHeader(request, 'if-none-match');
   if (ifMatch === undefined && ifNoneMatch === undefined) return conditional.write(conditional.service);
-  await conditional.transaction(async (service, trx) => {
+  await conditional.transaction(request.caller.actor, async (service, trx) => {
     await conditional.lock(trx);
     const current = await currentTagOf(() => conditional.read(service));
     if (current === undefined && !conditional.createsMissing) throw new NotFound();

@@ -2,6 +2,7 @@ import type { Static, TNever, TSchema } from '@sinclair/typebox';
 import type { FastifyRequest, FastifySchema, RouteShorthandOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
+import type { Scope } from '../auth/scopes.js';
 import type { Database } from '../db/schema.js';
 import { Page, pagingOf, type JsonItems, type Paging } from '../lib/paging.js';
 import type { ApiTag } from '../lib/openapi.js';
@@ -30,15 +31,23 @@ import { filtersByUpdatedDate, WATERMARK_HEADER } from './watermark.js';
  * Single items carry an ETag and honour If-None-Match on GET, If-Match and If-None-Match on PUT and
  * DELETE (see conditional-requests.ts).
  *
+ * Each route of a definition says what it needs of a token (`scope`), which becomes its `config.scope`:
+ * the authentication plugin checks it, and the OpenAPI document states it as the operation's `security`.
+ *
  * Request types flow from the schemas (`Static<>`) into the service calls; the casts below only
  * hand those types over from Fastify's type provider, which cannot resolve generic schemas.
  */
 
 type SchemaErrorFormatter = NonNullable<RouteShorthandOptions['schemaErrorFormatter']>;
 
+/** What a route declares of itself: what the OpenAPI document says of it, and the scope a token needs for it. */
 interface Documented {
-  /** The operation's summary in the OpenAPI document. */
+  /** The operation's summary in the OpenAPI document: one line. */
   summary: string;
+  /** What a client needs to know to call it: what it answers, what it changes, when it refuses. */
+  description: string;
+  /** The scope a token needs: `read` for an operation that only reads, `write` for one that changes something. */
+  scope: Scope;
 }
 
 /** What every route of a definition shares in the OpenAPI document. */
@@ -54,9 +63,9 @@ export function operationId(name: string, verb: string): string {
   return `${name}.${verb}`;
 }
 
-/** The OpenAPI fields that place a route in the document. */
-function placed({ name, tag }: Named, verb: string, summary: string): FastifySchema {
-  return { operationId: operationId(name, verb), tags: [tag.name], summary };
+/** The OpenAPI fields that place and describe a route in the document. */
+function placed({ name, tag }: Named, verb: string, { summary, description }: Documented): FastifySchema {
+  return { operationId: operationId(name, verb), tags: [tag.name], summary, description };
 }
 
 /** A PUT that answers 204; a custom formatter may word the refusal of its body. */
@@ -139,13 +148,13 @@ export function listRoute<P extends TSchema, Q extends TSchema, I extends TSchem
 ): void {
   const { params, query, item } = definition;
   const schema: FastifySchema = {
-    ...placed(definition, 'list', definition.summary),
+    ...placed(definition, 'list', definition),
     querystring: query,
     response: params ? { 200: Page(item), 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE } : { 200: Page(item), 400: ERROR_RESPONSE },
     ...(params ? { params } : {}),
   };
   const watermarked = filtersByUpdatedDate(query);
-  app.get(url, { schema }, async (request, reply) => {
+  app.get(url, { schema, config: { scope: definition.scope } }, async (request, reply) => {
     const listQuery = request.query as Static<Q> & { limit?: number; offset?: number };
     const paging = pagingOf(listQuery);
     // Taken before the list is read: whatever the list cannot show yet is no older than it.
@@ -170,11 +179,11 @@ function getRoute<P extends TSchema, I extends TSchema>(
   readJson?: (caller: Caller, params: Static<P>) => Promise<string | undefined>,
 ): void {
   const schema: FastifySchema = {
-    ...placed(named, 'get', route.summary),
+    ...placed(named, 'get', route),
     params,
     response: { 200: item, 304: NOT_MODIFIED, 404: NOT_FOUND_RESPONSE },
   };
-  app.get(url, { schema }, async (request, reply) => {
+  app.get(url, { schema, config: { scope: route.scope } }, async (request, reply) => {
     const params = request.params as Static<P>;
     const json = readJson && (await readJson(request.caller, params));
     return json === undefined ? sendItem(request, reply, await read(request.caller, params)) : sendItemJson(request, reply, json);
@@ -228,11 +237,12 @@ function putRoute<P extends TSchema, B extends TSchema, S>(
     url,
     {
       schema: {
-        ...placed(named, verb, route.summary),
+        ...placed(named, verb, route),
         params,
         body: route.body,
         response: { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED },
       },
+      config: { scope: route.scope },
       ...(route.schemaErrorFormatter ? { schemaErrorFormatter: route.schemaErrorFormatter } : {}),
     },
     async (request, reply) => {
@@ -277,10 +287,11 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
       `/${collection}`,
       {
         schema: {
-          ...placed(definition, 'create', definition.create.summary),
+          ...placed(definition, 'create', definition.create),
           body: definition.create.body,
           response: { 201: CREATED, 400: ERROR_RESPONSE },
         },
+        config: { scope: definition.create.scope },
       },
       async (request, reply) => {
         const created = (id: string) => ({ status: 201, location: itemUrl(request, collection, id) });
@@ -310,12 +321,13 @@ export function collectionRoutes<I extends TSchema, Q extends TSchema, C extends
       `/${collection}/:id`,
       {
         schema: {
-          ...placed(definition, 'delete', definition.delete.summary),
+          ...placed(definition, 'delete', definition.delete),
           params: IdParams,
           response: definition.delete.refusable
             ? { 204: NO_CONTENT, 400: ERROR_RESPONSE, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED }
             : { 204: NO_CONTENT, 404: NOT_FOUND_RESPONSE, 412: PRECONDITION_FAILED },
         },
+        config: { scope: definition.delete.scope },
       },
       async (request, reply) => {
         await writeItem(request, deleteWriter, (service, caller, { id }: { id: string }) => service.delete!(caller, id));

@@ -1,15 +1,14 @@
-import { availableParallelism } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/schema.js';
-import { inTransaction } from '../db/unit-of-work.js';
+import { changeTime, inTransaction } from '../db/unit-of-work.js';
+import type { PasswordPolicy } from '../lib/password-policy.js';
 import { hashPassword, verifyPassword } from '../lib/passwords.js';
 import { userfieldValuesRepository } from '../resources/userfield-values/userfield-values.repository.js';
 import { userfieldValuesService } from '../resources/userfield-values/userfield-values.service.js';
 import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../resources/users/users.repository.js';
 import { changedProperties, usersService, type UserChanges, type UserCreation } from '../resources/users/users.service.js';
 import { NotFound, RefusedItem } from '../lib/domain-errors.js';
-import { now } from '../lib/time.js';
 import { fieldErrorsOf, type ImportRow } from './check.js';
 import { importedUsersRepository } from './imported-users.repository.js';
 
@@ -79,13 +78,18 @@ export interface RowWrite {
  * several at once on other threads, so no transaction waits for them. A password is new unless it
  * is the one stored; a dry run only tells which are.
  */
-export async function plannedWrites(db: Kysely<Database>, orgId: string, batch: readonly ImportRow[], dryRun: boolean): Promise<RowWrite[]> {
+export async function plannedWrites(
+  db: Kysely<Database>,
+  orgId: string,
+  batch: readonly ImportRow[],
+  { dryRun, parallelism }: { dryRun: boolean; parallelism: number },
+): Promise<RowWrite[]> {
   const stored = await storedUsers(
     db,
     orgId,
     batch.flatMap((row) => row.existingId ?? []),
   );
-  return mapConcurrently(batch, availableParallelism(), async (row) => {
+  return mapConcurrently(batch, parallelism, async (row) => {
     const { password, ...properties } = row.user;
     const current = row.existingId === undefined ? undefined : stored.get(row.existingId);
     // A user deleted since the check keeps every property, and its update is refused as such.
@@ -108,6 +112,7 @@ export async function writeBatch(
   writes: readonly RowWrite[],
   rowsBefore: number,
   managed: ReadonlySet<string>,
+  passwordPolicy: PasswordPolicy,
 ): Promise<void> {
   const refused = (rows: string, error: unknown) => {
     // Changed since the check (by the API meanwhile): this batch is undone, the earlier ones stay.
@@ -119,8 +124,8 @@ export async function writeBatch(
     error instanceof RefusedItem
       ? refused(`row ${batch[error.index]!.row.number}`, error.refusal)
       : refused(`rows ${batch[0]!.row.number} to ${batch.at(-1)!.row.number}`, error);
-  await inTransaction(db, async (trx) => {
-    const users = usersService(trx);
+  await inTransaction(db, caller.actor, async (trx) => {
+    const users = usersService(trx, passwordPolicy);
     const values = userfieldValuesService(trx);
     const newlyManaged: string[] = [];
     // New users in a few multi-row statements: what makes a first import fast on PostgreSQL.
@@ -165,12 +170,17 @@ export async function writeBatch(
  * Deactivates the users (never deletes them) through the users service, together, each with its
  * user.updated event. A user deleted since the file was compared has nothing left to deactivate.
  */
-export async function deactivateUsers(db: Kysely<Database>, caller: Caller, userIds: readonly string[]): Promise<void> {
-  await inTransaction(db, async (trx) => {
+export async function deactivateUsers(
+  db: Kysely<Database>,
+  caller: Caller,
+  userIds: readonly string[],
+  passwordPolicy: PasswordPolicy,
+): Promise<void> {
+  await inTransaction(db, caller.actor, async (trx) => {
     let ids = [...userIds];
     for (;;) {
       try {
-        await usersService(trx).updateMany(
+        await usersService(trx, passwordPolicy).updateMany(
           caller,
           ids.map((id) => ({ id, input: { active: false } })),
         );
@@ -180,6 +190,6 @@ export async function deactivateUsers(db: Kysely<Database>, caller: Caller, user
         ids = ids.filter((_, index) => index !== error.index);
       }
     }
-    await importedUsersRepository(trx).markDeactivated(caller.orgId, ids, now());
+    await importedUsersRepository(trx).markDeactivated(caller.orgId, ids, changeTime(trx));
   });
 }

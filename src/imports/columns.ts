@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { userfieldsRepository, type UserfieldRow } from '../resources/userfields/userfields.repository.js';
-import type { Format } from './file-rows.js';
+import type { Format } from './file-reader.js';
 import type { Problem } from './rows.js';
 
 /** The user properties a file may hold, in the order an export writes them (a password is never exported). */
-export const PROPERTIES = ['email', 'firstName', 'lastName', 'username', 'password', 'tags', 'locale', 'active'] as const;
+export const PROPERTIES = ['email', 'firstName', 'lastName', 'username', 'password', 'tags', 'locale', 'active', 'accountType'] as const;
 type Property = (typeof PROPERTIES)[number];
 
 /** An organization has tens of fields, never this many. */
@@ -28,10 +28,10 @@ export interface Headings {
 }
 
 /** A heading as compared: case, spaces and punctuation aside, so `E-mail` and `First Name` name `email` and `firstName`. */
-const comparable = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+export const comparable = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /** The property or userfield a heading names, exactly first, then as compared; `ambiguous` when several userfields have the name. */
-function columnNamed(name: string, fields: { field: UserfieldRow }[]): Column | 'ambiguous' | undefined {
+export function columnNamed(name: string, fields: { field: UserfieldRow }[]): Column | 'ambiguous' | undefined {
   for (const same of [(a: string, b: string) => a === b, (a: string, b: string) => comparable(a) === comparable(b)]) {
     const property = PROPERTIES.find((candidate) => same(candidate, name));
     if (property) return { property };
@@ -92,9 +92,50 @@ export function columnsOf(
 }
 
 const NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
+const DECIMAL_COMMA_NUMBER = /^-?\d+,\d+$/;
 
-/** A CSV cell in the JSON type the API expects for the property or field; text the types cannot take stays text, to be refused. */
-function fromCell(cell: string, column: Column): unknown {
+/**
+ * How a file writes numbers and dates: a decimal comma (`1,5`) and the day before the month
+ * (`15/03/2024`) in much of Europe. `dd.mm.yyyy` and `yyyy-mm-dd` are read whatever the reading: no
+ * file writes the month first with dots, nor the day in the middle with dashes.
+ */
+export interface Reading {
+  decimalComma: boolean;
+  dayFirst: boolean;
+}
+
+/** The API's own reading: a decimal point, and dates month first (mm/dd/yyyy). */
+export const US_READING: Reading = { decimalComma: false, dayFirst: false };
+
+/** A locale's reading (`de`, `fr-CH`, `en-GB`), as its formats write a decimal and a date. */
+export function readingOf(locale: string): Reading {
+  const decimal = new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value;
+  const order = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric', year: 'numeric' })
+    .formatToParts(new Date(Date.UTC(2024, 2, 15, 12)))
+    .filter((part) => part.type === 'day' || part.type === 'month');
+  return { decimalComma: decimal === ',', dayFirst: order[0]?.type === 'day' };
+}
+
+/** A file with semicolons between its cells is a spreadsheet's where the decimal mark is a comma, and dates are day first. */
+export const readingOfDelimiter = (delimiter: string | undefined): Reading =>
+  delimiter === ';' ? { decimalComma: true, dayFirst: true } : US_READING;
+
+const pad = (part: string) => part.padStart(2, '0');
+
+/** A date as the API writes it (mm/dd/yyyy), from the forms files use; anything else as it is, to be refused. */
+function usDateOf(cell: string, reading: Reading): string {
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(cell);
+  if (iso) return `${pad(iso[2]!)}/${pad(iso[3]!)}/${iso[1]}`;
+  const dotted = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(cell);
+  if (dotted) return `${pad(dotted[2]!)}/${pad(dotted[1]!)}/${dotted[3]}`;
+  const slashed = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(cell);
+  if (slashed)
+    return reading.dayFirst ? `${pad(slashed[2]!)}/${pad(slashed[1]!)}/${slashed[3]}` : `${pad(slashed[1]!)}/${pad(slashed[2]!)}/${slashed[3]}`;
+  return cell;
+}
+
+/** A text cell in the JSON type the API expects for the property or field; text the types cannot take stays text, to be refused. */
+function fromCell(cell: string, column: Column, reading: Reading): unknown {
   switch (typeOf(column)) {
     case 'tags':
       return [cell];
@@ -104,7 +145,10 @@ function fromCell(cell: string, column: Column): unknown {
       return cell === 'true' ? true : cell === 'false' ? false : cell;
     case 'number':
     case 'decimal':
+      if (reading.decimalComma && DECIMAL_COMMA_NUMBER.test(cell)) return Number(cell.replace(',', '.'));
       return NUMBER.test(cell) ? Number(cell) : cell;
+    case 'date':
+      return usDateOf(cell, reading);
     case 'checkboxes':
       try {
         return JSON.parse(cell);
@@ -122,24 +166,32 @@ const typeOf = (column: Column) => ('property' in column ? column.property : col
 const usDate = (date: Date) =>
   `${String(date.getUTCMonth() + 1).padStart(2, '0')}/${String(date.getUTCDate()).padStart(2, '0')}/${String(date.getUTCFullYear()).padStart(4, '0')}`;
 
-/**
- * A workbook's cell in the JSON type the API expects for the property or field, by the field's type:
- * a date cell is a date field's mm/dd/yyyy, a number or a boolean stays one where the field holds
- * one and is text elsewhere (an employee number in a text field), and text is read as in CSV.
- */
-function fromSpreadsheetCell(cell: unknown, column: Column): unknown {
-  if (typeof cell === 'string') return fromCell(cell, column);
-  const type = typeOf(column);
-  if (cell instanceof Date) return type === 'date' ? usDate(cell) : fromCell(cell.toISOString(), column);
-  if (typeof cell === 'number' && (type === 'number' || type === 'decimal')) return cell;
-  if (typeof cell === 'boolean' && (type === 'active' || type === 'checkbox' || type === 'truefalse')) return cell;
-  return fromCell(String(cell), column);
+/** A date cell as text: the day (yyyy-mm-dd), with the time of day when it has one (yyyy-mm-dd hh:mm[:ss]). */
+function dateText(date: Date): string {
+  const [day, time] = date.toISOString().slice(0, 19).split('T') as [string, string];
+  if (time === '00:00:00') return day;
+  return `${day} ${time.endsWith(':00') ? time.slice(0, 5) : time}`;
 }
 
-/** A file's value as the API takes it: CSV's text and a workbook's cells converted by the column's type, JSON Lines' values as they are. */
-export function valueOf(raw: unknown, column: Column, format: Format): unknown {
-  if (format === 'csv') return fromCell(raw as string, column);
-  return format === 'xlsx' ? fromSpreadsheetCell(raw, column) : raw;
+/**
+ * A workbook's cell in the JSON type the API expects for the property or field, by the field's type:
+ * a date cell is a date field's mm/dd/yyyy and the day itself elsewhere, a number or a boolean stays
+ * one where the field holds one and is text elsewhere (an employee number in a text field), and text
+ * is read as in delimited text.
+ */
+function fromSpreadsheetCell(cell: unknown, column: Column, reading: Reading): unknown {
+  if (typeof cell === 'string') return fromCell(cell, column, reading);
+  const type = typeOf(column);
+  if (cell instanceof Date) return type === 'date' ? usDate(cell) : fromCell(dateText(cell), column, reading);
+  if (typeof cell === 'number' && (type === 'number' || type === 'decimal')) return cell;
+  if (typeof cell === 'boolean' && (type === 'active' || type === 'checkbox' || type === 'truefalse')) return cell;
+  return fromCell(String(cell), column, reading);
+}
+
+/** A file's value as the API takes it: text and a workbook's cells converted by the column's type, JSON Lines' values as they are. */
+export function valueOf(raw: unknown, column: Column, format: Format, reading: Reading): unknown {
+  if (format === 'csv') return fromCell(raw as string, column, reading);
+  return format === 'xlsx' ? fromSpreadsheetCell(raw, column, reading) : raw;
 }
 
 /**

@@ -1,7 +1,11 @@
+import iconv from 'iconv-lite';
+
 /**
  * The text of an import file, from the encodings HR systems and spreadsheets write: UTF-8 (with or
- * without a byte order mark), UTF-16 with one, and Windows-1252 / ISO-8859-1. Bytes the encoding
- * cannot hold are refused with where they are, never replaced: a name is stored as written or not at all.
+ * without a byte order mark), UTF-16 (with one, or told by its zero bytes), and Windows-1252 /
+ * ISO-8859-1. Bytes the encoding cannot hold are refused with where they are, never replaced: a name
+ * is stored as written or not at all. Decoding is iconv-lite's: Node's TextDecoder reads
+ * 'windows-1252' as Latin-1 (0x80-0x9F as control characters) since Node 20.18.
  */
 
 export const ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1'] as const;
@@ -89,8 +93,45 @@ function firstNonUtf16(bytes: Uint8Array, start: number, littleEndian: boolean):
 }
 
 function decode(bytes: Uint8Array, start: number, end: number, encoding: Encoding): string {
-  const slice = bytes.subarray(start, end);
-  return encoding === 'iso-8859-1' ? Buffer.from(slice).toString('latin1') : new TextDecoder(encoding).decode(slice);
+  return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start), encoding, { stripBOM: false });
+}
+
+/** Bytes decoded per step: a file's text is made a slice at a time, never whole. */
+const DECODED_BYTES = 1024 * 1024;
+
+/** The text of `bytes` from `start`, in slices (a character split between two slices is kept whole). */
+export function* decodedText(bytes: Uint8Array, start: number, encoding: Encoding): Generator<string> {
+  const decoder = iconv.getDecoder(encoding, { stripBOM: false });
+  for (let offset = start; offset < bytes.length; offset += DECODED_BYTES) {
+    const text = decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(DECODED_BYTES, bytes.length - offset)));
+    if (text) yield text;
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
+}
+
+/** How much of the file is looked at to tell UTF-16 without a byte order mark by its zero bytes. */
+const SNIFFED_BYTES = 64 * 1024;
+
+/**
+ * UTF-16 without a byte order mark (some exports of Excel's "Unicode Text"): text in Latin script has
+ * a zero in every other byte, the second of each pair in little-endian order. Undefined when the
+ * file holds no zero byte, or zeros in no such pattern.
+ */
+function utf16ByZeros(bytes: Uint8Array): Encoding | 'unknown' | undefined {
+  const end = Math.min(bytes.length, SNIFFED_BYTES);
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < end; i++) {
+    if (bytes[i] !== 0) continue;
+    if (i % 2 === 0) even++;
+    else odd++;
+  }
+  if (even + odd === 0) return undefined;
+  const pairs = end / 2;
+  if (odd > pairs / 4 && even === 0) return 'utf-16le';
+  if (even > pairs / 4 && odd === 0) return 'utf-16be';
+  return 'unknown';
 }
 
 /**
@@ -113,13 +154,24 @@ function positionOf(text: string, quoted: boolean): { row: number; column: numbe
 }
 
 /**
- * The file's text in the encoding named, else the one its byte order mark tells, else UTF-8 when
- * it is valid UTF-8, else Windows-1252 when it holds no UTF-8 sequence at all; a file that mixes
- * both is refused, since either reading would alter some names.
+ * The file's encoding and where its text starts (after a byte order mark): the encoding named, else
+ * the one its byte order mark tells, else UTF-16 told by its zero bytes, else UTF-8 when it is valid
+ * UTF-8, else Windows-1252 when it holds no UTF-8 sequence at all; a file that mixes both is
+ * refused, since either reading would alter some names.
  */
-export function textOf(bytes: Uint8Array, named: Encoding | undefined, quoted: boolean): { text: string; encoding: Encoding } {
+export function encodingOf(bytes: Uint8Array, named: Encoding | undefined, quoted: boolean): { encoding: Encoding; start: number } {
   const bom = BOMS.find(([, mark]) => mark.every((byte, i) => bytes[i] === byte));
-  let encoding: Encoding = named ?? bom?.[0] ?? 'utf-8';
+  const zeros = named || bom ? undefined : utf16ByZeros(bytes);
+  if (zeros === 'unknown') {
+    const offset = bytes.indexOf(0);
+    const { row, column } = positionOf(decode(bytes, 0, offset, 'windows-1252'), quoted);
+    throw new UndecodableFile(
+      row,
+      column,
+      'holds zero bytes, which no text in UTF-8 or Windows-1252 holds: if it is UTF-16, name it with --encoding utf-16le or utf-16be',
+    );
+  }
+  let encoding: Encoding = named ?? bom?.[0] ?? zeros ?? 'utf-8';
   const start = bom && bom[0] === encoding ? bom[1].length : 0;
   const refuse = (offset: number, what: string): never => {
     const { row, column } = positionOf(decode(bytes, start, offset, encoding), quoted);
@@ -141,5 +193,5 @@ export function textOf(bytes: Uint8Array, named: Encoding | undefined, quoted: b
     const offset = bytes.findIndex((byte, i) => i >= start && UNDEFINED_IN_1252.has(byte));
     if (offset >= 0) refuse(offset, 'a Windows-1252 character');
   }
-  return { text: decode(bytes, start, bytes.length, encoding), encoding };
+  return { encoding, start };
 }

@@ -1,12 +1,17 @@
-/** How far an import is, told as it goes: by a bar or a line every few seconds at the command line, not at all over HTTP. */
+/** What an import does with the rows it counts: reads them, checks them, compares them with what is stored, writes them. */
+export type Stage = 'read' | 'checked' | 'compared' | 'imported';
+
+/**
+ * How far an import is, told as it goes: by a bar or a line every few seconds at the command line,
+ * not at all over HTTP.
+ */
 export interface Progress {
-  increment(rows: number): void;
+  /** The import is now at `stage`, over `total` rows (unknown while the file is being read). */
+  stage(stage: Stage, total?: number): void;
+  /** `rows` more rows done in the stage. */
+  advance(rows: number): void;
+  /** The import is over. */
   stop(): void;
 }
 
-/** What an import does with the rows it counts: checks them, compares them with what is stored, writes them. */
-export type Stage = 'checked' | 'compared' | 'imported';
-
-export type ProgressOf = (total: number, stage: Stage) => Progress;
-
-export const noProgress: ProgressOf = () => ({ increment: () => undefined, stop: () => undefined });
+export const noProgress: Progress = { stage: () => undefined, advance: () => undefined, stop: () => undefined };

@@ -1,4 +1,4 @@
-import { Conflict, Invalid, NotFound, PreconditionFailed, Refused, type DomainError, type FieldErrors } from './domain-errors.js';
+import { asRefusal, unrendered, type DomainError, type FieldErrors } from './domain-errors.js';
 
 /**
  * The error catalogue: every refusal the API gives is made here, so status and body always match
@@ -72,7 +72,14 @@ export const errors = {
     );
   },
   httpsRequired: () => new ApiError(403, { errors: ['HTTPS is required'] }),
-  unknownHost: () => errors.badRequest('The Host header names a host this server does not serve'),
+  unknownHost: (host: string) =>
+    errors.badRequest(
+      `The Host header names ${JSON.stringify(host)}, a host this server does not serve: set PUBLIC_URL to the address clients use, or add the host to ALLOWED_HOSTS`,
+    ),
+  otherPort: (host: string, port: number) =>
+    errors.badRequest(
+      `The Host header names ${JSON.stringify(host)}, but this server listens on port ${port}: name that port, or set PUBLIC_URL to the address clients use (behind a port mapping)`,
+    ),
   notHttp: () => errors.badRequest('The request is not valid HTTP'),
   requestTimeout: () => new ApiError(408, { errors: ['The request did not arrive in time'] }),
   missingHost: () => errors.badRequest('An HTTP/1.1 request must carry a Host header'),
@@ -106,12 +113,25 @@ export const errors = {
   shuttingDown: () => new ApiError(503, { errors: ['The server is shutting down'] }, { 'Retry-After': String(RETRY_UNAVAILABLE_AFTER_SECONDS) }),
 };
 
-/** A service's refusal (lib/domain-errors.ts) in the v5 shapes. */
+/** A service's refusal (lib/domain-errors.ts) in the v5 shapes: every kind has its answer. */
 export function v5Refusal(error: DomainError): ApiError {
-  if (error instanceof NotFound) return new ApiError(404, { errors: [error.message] });
-  if (error instanceof Invalid) return errors.fieldErrors(error.fieldErrors, error.summary);
-  if (error instanceof Conflict) return errors.fieldErrors(error.fieldErrors);
-  if (error instanceof PreconditionFailed) return new ApiError(412, { errors: [error.message] });
-  if (error instanceof Refused) return errors.badRequest(error.message);
-  throw new Error(`No v5 shape for ${error.name}`, { cause: error });
+  const refusal = asRefusal(error);
+  switch (refusal.kind) {
+    case 'notFound':
+      return new ApiError(404, { errors: [refusal.message] });
+    case 'invalid':
+      return errors.fieldErrors(refusal.fieldErrors, refusal.summary);
+    case 'conflict':
+      return errors.fieldErrors(refusal.fieldErrors);
+    case 'preconditionFailed':
+      return new ApiError(412, { errors: [refusal.message] });
+    case 'malformed':
+    case 'refused':
+      return errors.badRequest(refusal.message);
+    case 'unauthenticated':
+      return errors.invalidToken(refusal.message);
+    case 'throttled':
+      return errors.tooManyRequests(Math.ceil(refusal.retryAfterMs / 1000));
+  }
+  return unrendered(refusal);
 }

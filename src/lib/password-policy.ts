@@ -2,7 +2,7 @@
  * The password policy: the original service's 6-character minimum by default, since existing v5
  * clients create users with such passwords; an operator may raise it (PASSWORD_MIN_LENGTH; NIST
  * SP 800-63B asks for 8). The configuration makes one, and every component that checks a password
- * (the routes' validation, SCIM, the imports) receives it.
+ * (the users service, whoever calls it, and the routes' validation, SCIM, the imports) receives it.
  */
 export const DEFAULT_PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 64;

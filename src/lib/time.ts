@@ -25,3 +25,8 @@ export function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** The current time with its milliseconds (`2026-11-29T06:07:16.123Z`): for instants compared with each other, never shown. */
+export function preciseNow(): string {
+  return new Date().toISOString();
+}

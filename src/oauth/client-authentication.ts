@@ -39,3 +39,16 @@ export function clientCredentials(authorization: string | undefined, form: { cli
   if (form.client_id !== undefined && form.client_secret !== undefined) return { id: form.client_id, secret: form.client_secret };
   throw oauthErrors.invalidClient('Client authentication is required: HTTP Basic with the client id and secret');
 }
+
+/** The id a request names its client by (HTTP Basic's user, else `client_id` in the form), unchecked; undefined when it names none readably. */
+export function namedClientId(authorization: string | undefined, form: { client_id?: string }): string | undefined {
+  const basic = authorization === undefined ? undefined : BASIC.exec(authorization);
+  if (!basic) return form.client_id;
+  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  try {
+    return colon < 0 ? undefined : decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}

@@ -24,6 +24,9 @@ export function clientsRepository(db: Kysely<Database>) {
         .where('revoked_date', 'is', null)
         .execute();
     },
+    async setSecretHash(orgId: string, clientId: string, secretHash: string): Promise<void> {
+      await db.updateTable('oauth_clients').set({ secret_hash: secretHash }).where('org_id', '=', orgId).where('id', '=', clientId).execute();
+    },
     async touch(orgId: string, clientId: string, at: string): Promise<void> {
       await db.updateTable('oauth_clients').set({ last_used_date: at }).where('org_id', '=', orgId).where('id', '=', clientId).execute();
     },

@@ -34,10 +34,17 @@ export function oauthService(db: Kysely<Database>, settings: { tokenLifetimeSeco
     /** The client making a request, from HTTP Basic or the form, or the `invalid_client` refusal. */
     authenticatedClient,
 
+    /** Whether the client of this id signs people in (OpenID Connect): its token requests are the provider's. */
+    async signsPeopleIn(clientId: string): Promise<boolean> {
+      return (await clients.find(clientId))?.redirectUris !== undefined;
+    },
+
     /** The token response for an authenticated client's grant request. */
     async token(client: ClientInfo, form: TokenRequest): Promise<TokenResponse> {
       if (form.grant_type === undefined) throw oauthErrors.invalidRequest('grant_type is required; use client_credentials');
       if (form.grant_type !== 'client_credentials') throw oauthErrors.unsupportedGrantType(form.grant_type);
+      if (client.redirectUris)
+        throw oauthErrors.unauthorizedClient('This client signs people in (authorization code); it gets no API token of its own');
       const issued = await clients.issueToken(client, grantedScopes(client, form.scope), settings.tokenLifetimeSeconds);
       return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: issued.scopes.join(' ') };
     },

@@ -39,6 +39,14 @@ export function originFormTarget(request: IncomingMessage): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
+/** The most of a refused Host a refusal repeats: a name of 253 characters, in brackets or not, and a port. */
+const SHOWN_HOST_LENGTH = 261;
+
+/** A Host as a refusal repeats it, cut short when it is too long to be a host. */
+function shown(host: string): string {
+  return host.length > SHOWN_HOST_LENGTH ? `${host.slice(0, SHOWN_HOST_LENGTH)}...` : host;
+}
+
 /**
  * Whether `host` names the port the connection arrived on (a port left out is the scheme's
  * default). A request made without a connection (`inject`) has no port to hold it to.
@@ -71,6 +79,8 @@ export function registerAllowedHosts(app: FastifyInstance, hosts: readonly strin
       lastHost = host;
     }
     const { name, port } = lastSplit;
-    done(!allowed.has(name) || (!options.anyPort && !namesArrivalPort(request, port)) ? errors.unknownHost() : undefined);
+    if (!allowed.has(name)) return done(errors.unknownHost(shown(host)));
+    if (!options.anyPort && !namesArrivalPort(request, port)) return done(errors.otherPort(shown(host), request.socket.localPort!));
+    done();
   });
 }

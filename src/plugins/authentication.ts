@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { errors } from '../lib/errors.js';
 import { addLogBindings } from './logging.js';
 import type { Authenticator, Caller } from '../auth/caller.js';
+import { GRANTED_BY, type RouteScope } from '../auth/scopes.js';
 import { isApiPath, isScimPath, isUnrouted, routedPath } from './protocol.js';
 
 declare module 'fastify' {
@@ -9,16 +10,23 @@ declare module 'fastify' {
     /** The authenticated caller; set on every /api/v5 and /scim/v2 request that reaches a handler. */
     caller: Caller;
   }
+  interface FastifyContextConfig {
+    /** What the route needs of the caller's token; every route under /api/v5 and /scim/v2 declares it. */
+    scope?: RouteScope;
+  }
 }
 
-const PUBLIC_PATHS = new Set(['/api/v5/openapi.json', '/dc/api/v5/openapi.json']);
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
-/** Every address under /api/v5 and /scim/v2, known or not (401 comes before 404/405), but the public OpenAPI document. */
+/** The scope the route a request matched declares; none for an address no route matched. */
+function declaredScope(request: FastifyRequest): RouteScope | undefined {
+  return isUnrouted(request) ? undefined : request.routeOptions.config.scope;
+}
+
+/** Every address under /api/v5 and /scim/v2, known or not (401 comes before 404/405), but a route declaring scope `none`. */
 export function requiresToken(request: FastifyRequest): boolean {
   const path = routedPath(request);
-  return (isScimPath(path) || isApiPath(path)) && !PUBLIC_PATHS.has(path.endsWith('/') ? path.slice(0, -1) : path);
+  return (isScimPath(path) || isApiPath(path)) && declaredScope(request) !== 'none';
 }
 
 /** Called before a request is refused for its token (none, malformed, unknown, revoked); may throw another refusal instead. */
@@ -77,19 +85,25 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
 }
 
 /**
- * The scopes an authenticated request needs, checked once routing is known (a write to an unknown
- * address is a 404). The two APIs take different scopes: `read`/`write` for v5, `scim` for provisioning.
+ * The scope an authenticated request needs, the one its route declares, checked once routing is known
+ * (a write to an unknown address is a 404). A route of either API that declares none is refused when
+ * it is added, so that the app does not start with it.
  */
 export function registerScopeCheck(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if ((isApiPath(route.url) || isScimPath(route.url)) && !route.config?.scope) {
+      throw new Error(`${String(route.method)} ${route.url} declares no scope: give it config: { scope } (read, write, scim or none)`);
+    }
+  });
   app.addHook('onRequest', (request, _reply, done) => {
-    done(request.caller && !isUnrouted(request) ? scopeRefusal(request) : undefined);
+    done(request.caller ? scopeRefusal(request) : undefined);
   });
 }
 
-/** The 403 of a request whose token lacks the scope its address and method need, if it does. */
+/** The 403 of a request whose token grants not the scope its route declares, if it does not. */
 function scopeRefusal(request: FastifyRequest): Error | undefined {
+  const scope = declaredScope(request);
+  if (scope === undefined || scope === 'none') return undefined;
   const { scopes } = request.caller;
-  if (isScimPath(routedPath(request))) return scopes.includes('scim') ? undefined : errors.insufficientScope('scim');
-  if (!READ_METHODS.has(request.method)) return scopes.includes('write') ? undefined : errors.insufficientScope('write');
-  return scopes.includes('read') || scopes.includes('write') ? undefined : errors.insufficientScope('read');
+  return GRANTED_BY[scope].some((granted) => scopes.includes(granted)) ? undefined : errors.insufficientScope(scope);
 }

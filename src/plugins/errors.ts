@@ -8,6 +8,7 @@ import { DomainError } from '../lib/domain-errors.js';
 import { ApiError, errors, v5Refusal } from '../lib/errors.js';
 import { validationError } from '../http/validation-errors.js';
 import { requestIdOf } from './request-id.js';
+import { spareLongUpload } from '../http/long-uploads.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.statusCode).headers(error.headers).send(error.body);
@@ -108,6 +109,8 @@ function onSocket(refusal: ApiError, requestId: string): string {
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (answered.has(socket)) return;
+  // An upload that keeps arriving is not a slow client (http/long-uploads.ts): it is answered only once it stalls.
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && spareLongUpload(socket, () => answerClientError(error, socket))) return;
   answered.add(socket);
   // A response already under way (a refusal sent before its body arrived) cannot be followed by another.
   const responding = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent;

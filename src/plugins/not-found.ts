@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors, type ApiError } from '../lib/errors.js';
 import { sendError } from './errors.js';
-import { isUnrouted, routedPath } from './protocol.js';
+import { isPagePath, isUnrouted, routedPath } from './protocol.js';
 
 interface RoutePattern {
   pattern: RegExp;
@@ -43,7 +43,7 @@ export function registerNotFound(app: FastifyInstance): void {
   }
 
   app.addHook('onRequest', (request, _reply, done) => {
-    done(isUnrouted(request) ? addressError(request) : undefined);
+    done(isUnrouted(request) && !isPagePath(routedPath(request)) ? addressError(request) : undefined);
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, addressError(request)));
 }

@@ -1,17 +1,17 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
+import { GRANTED_BY, SCOPE_DESCRIPTIONS, type RouteScope } from '../auth/scopes.js';
 import { documentProtocol } from '../http/openapi-protocol.js';
+import { DOCS_CSS, DOCS_SCRIPT, DOCS_TITLE } from './docs-page.js';
 import { referenceComponents, withoutValidatorAnnotations, type ApiTag, type DocumentRewrite, type OpenApiDocument } from '../lib/openapi.js';
 
 const API_BASE = '/api/v5';
 
 /**
- * The /docs page's Content Security Policy: its own scripts, styles and the logo (a data: URL), and
- * requests to this server only. Swagger UI draws its default logo, an SVG with an inline style, for a
- * moment before the page puts ours in its place: that one style is allowed by its hash. A browser
- * test (test/http/security-headers.test.ts) renders the page and fails on any violation.
+ * The /docs page's Content Security Policy: its own scripts and styles, images of its own or data:
+ * URLs, and requests to this server only. A browser test (test/http/security-headers.test.ts) renders
+ * the page and fails on any violation.
  */
 const DOCS_POLICY = {
   'default-src': "'self'",
@@ -24,9 +24,19 @@ const DOCS_POLICY = {
   'object-src': "'none'",
   'script-src': "'self'",
   'script-src-attr': "'none'",
-  'style-src': "'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+  'style-src': "'self'",
   'upgrade-insecure-requests': '',
 };
+
+/**
+ * An operation's security requirements, from the scope its route declares: a bearer token or an OAuth
+ * access token that grants it (either of the scopes that grant `read`). None for a route that takes no
+ * token, whose schema says how it is authenticated, if at all (OAuth's endpoints).
+ */
+function securityOf(scope: RouteScope | undefined): Record<string, string[]>[] | undefined {
+  if (scope === undefined || scope === 'none') return undefined;
+  return ['bearer', 'oauth2'].flatMap((scheme) => GRANTED_BY[scope].map((granted) => ({ [scheme]: [granted] })));
+}
 
 /** Paths outside the API's base path (the OAuth endpoints) are served from the server's root. */
 function servedFromRoot(document: OpenApiDocument, paths: ReadonlySet<string>): OpenApiDocument {
@@ -77,11 +87,11 @@ export async function registerOpenApi(
           clientBasic: { type: 'http', scheme: 'basic', description: 'An OAuth client: its id and secret' },
         },
       },
-      security: [{ bearer: [] }, { oauth2: [] }],
     },
-    transform: ({ schema, url }) => {
+    transform: ({ schema, url, route }) => {
       if (!url.startsWith(API_BASE)) outsideApi.add(url);
-      return { schema, url: url.startsWith(API_BASE) ? url.slice(API_BASE.length) : url };
+      const security = securityOf(route.config?.scope);
+      return { schema: security ? { ...schema, security } : schema, url: url.startsWith(API_BASE) ? url.slice(API_BASE.length) : url };
     },
     transformObject: (document) => {
       const referenced = referenceComponents(servedFromRoot((document as { openapiObject: OpenApiDocument }).openapiObject, outsideApi));
@@ -91,5 +101,16 @@ export async function registerOpenApi(
     // Schemas with an $id (User, ...) become named components instead of def-0, def-1.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_POLICY });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: DOCS_POLICY,
+    // Without Swagger UI's top bar (a box to load another document, its logo, a dark-mode switch): this page
+    // shows this API. Without deep links, whose anchors inside each operation's button nest one control in another.
+    uiConfig: { layout: 'BaseLayout', deepLinking: false },
+    theme: {
+      title: DOCS_TITLE,
+      css: [{ filename: 'accessible.css', content: DOCS_CSS }],
+      js: [{ filename: 'accessible.js', content: DOCS_SCRIPT }],
+    },
+  });
 }

@@ -77,6 +77,11 @@ export function routedPath(request: FastifyRequest): string {
   }
 }
 
+/** The people's pages (sign-in, account), under /o: they answer an unknown address with a page of their own. */
+export function isPagePath(path: string): boolean {
+  return path.startsWith('/o/');
+}
+
 /** Health probes of a load balancer arrive straight, not through the TLS-terminating proxy, and are never rate limited. */
 const PROBES = new Set(['/healthz', '/readyz']);
 

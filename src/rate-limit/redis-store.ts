@@ -31,6 +31,13 @@ return {allowed, redis.call('HGETALL', KEYS[1])}
 
 type TakeReply = [number, string[]];
 
+/** The slots of a Redis hash's fields and values, as HGETALL gives them. */
+function slotsOf(fields: readonly string[]): Slot[] {
+  const slots: Slot[] = [];
+  for (let i = 0; i < fields.length; i += 2) slots.push([Number(fields[i]), Number(fields[i + 1])]);
+  return slots;
+}
+
 interface WithTake {
   takeFromWindow(key: string, forgotten: number, current: number, max: number, ttlMs: number): Promise<TakeReply>;
 }
@@ -45,9 +52,14 @@ export function redisStore(url: string, onError: (error: Error) => void): Window
       const current = slotIndex(limit, at);
       const ttlMs = Math.ceil(slotWidth(limit) * (SLOTS + 2));
       const [allowed, fields] = await redis.takeFromWindow(`training-api:rate:${key}`, oldestForgotten(current), current, limit.max, ttlMs);
-      const slots: Slot[] = [];
-      for (let i = 0; i < fields.length; i += 2) slots.push([Number(fields[i]), Number(fields[i + 1])]);
-      return decide(limit, at, slots, allowed === 1);
+      return decide(limit, at, slotsOf(fields), allowed === 1);
+    },
+    async peek(key, limit, at) {
+      const forgotten = oldestForgotten(slotIndex(limit, at));
+      const fields = Object.entries(await redis.hgetall(`training-api:rate:${key}`)).flat();
+      const slots = slotsOf(fields).filter(([index]) => index > forgotten);
+      const total = slots.reduce((sum, [, count]) => sum + count, 0);
+      return decide(limit, at, slots, total < limit.max);
     },
     async close() {
       redis.disconnect();

@@ -66,6 +66,8 @@ export function decide(limit: Limit, at: number, slots: readonly Slot[], allowed
 /** Counts requests per key; admitted requests are counted, refused ones are not. */
 export interface WindowStore {
   take(key: string, limit: Limit, at: number): Promise<Decision>;
+  /** What `take` would decide now, counting nothing. */
+  peek(key: string, limit: Limit, at: number): Promise<Decision>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,11 @@ export function memoryStore(): WindowStore {
       const allowed = total < limit.max;
       if (allowed) slots.set(current, (slots.get(current) ?? 0) + 1);
       return decide(limit, at, [...slots], allowed);
+    },
+    async peek(key, limit, at) {
+      const slots = [...(counters.get(key) ?? [])].filter(([index]) => index > oldestForgotten(slotIndex(limit, at)));
+      const total = slots.reduce((sum, [, count]) => sum + count, 0);
+      return decide(limit, at, slots, total < limit.max);
     },
     async close() {
       counters.clear();

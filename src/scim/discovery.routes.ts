@@ -9,10 +9,14 @@ import type { ScimUsersService } from './users/scim-users.service.js';
 
 /** The discovery endpoints (RFC 7644 §4); resource types and schemas are the caller's organization's. */
 export const scimDiscoveryRoutes: ResourceRoutes<ScimUsersService> = async (app, { service }) => {
-  app.get('/ServiceProviderConfig', async (request) => serviceProviderConfig(scimBase(request)));
-  // RFC 7644 §3.7: a server that does not support bulk answers 501 there.
-  app.post('/Bulk', async () => {
+  app.get('/ServiceProviderConfig', { config: { scope: 'scim' } }, async (request) => serviceProviderConfig(scimBase(request)));
+  // RFC 7644 §3.7: a server that does not support bulk answers 501 there; so does a search of the
+  // whole server (§3.4.3), which has no resource type's filter to translate.
+  app.post('/Bulk', { config: { scope: 'scim' } }, async () => {
     throw scimErrors.bulkUnsupported();
+  });
+  app.post('/.search', { config: { scope: 'scim' } }, async () => {
+    throw scimErrors.rootSearchUnsupported();
   });
 
   /** A list of documents and each of them by id (case aside: schema ids are URNs). */
@@ -21,11 +25,11 @@ export const scimDiscoveryRoutes: ResourceRoutes<ScimUsersService> = async (app,
       const base = scimBase(request);
       return documentsOf(base, (await service.context(request.caller, base)).schema);
     };
-    app.get(path, async (request) => {
+    app.get(path, { config: { scope: 'scim' } }, async (request) => {
       const all = await documents(request);
       return listResponse(all, all.length, 1);
     });
-    app.get<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
+    app.get<{ Params: { id: string } }>(`${path}/:id`, { config: { scope: 'scim' } }, async (request) => {
       const id = request.params.id.toLowerCase();
       const found = (await documents(request)).find((document) => String(document.id).toLowerCase() === id);
       if (!found) throw scimErrors.notFoundAt(`${kind} ${request.params.id}`);

@@ -74,6 +74,7 @@ interface AttributeReference {
  */
 function parseAttributeReference(text: string, schema: ResourceSchema): AttributeReference | { urn: string } | undefined {
   const trimmed = text.trim();
+  if (trimmed.toLowerCase() === 'schemas') return undefined; // always returned: nothing to select or leave out
   const bare = extensionUrn(schema, trimmed);
   if (bare) return { urn: bare };
   let urn: string | undefined;

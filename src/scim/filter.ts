@@ -1,6 +1,8 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { parse, type Filter } from 'scim2-parse-filter';
 import { lowerCase } from '../db/filters.js';
+import type { ApiError } from '../lib/errors.js';
+import { unstorableTexts } from '../plugins/validation.js';
 import { scimErrors } from './scim-errors.js';
 
 /**
@@ -29,13 +31,64 @@ type Resolver = (path: string, parent?: string) => Operand | undefined;
 /** Longer filters are refused: each comparison is a SQL condition, and both engines bound a statement's size. */
 const MAX_FILTER_LENGTH = 2000;
 
-export function parseFilter(text: string): Filter {
-  if (text.length > MAX_FILTER_LENGTH) throw scimErrors.invalidFilter(`The filter is longer than ${MAX_FILTER_LENGTH} characters`);
+/** How a filter is refused: `invalidFilter` for a query's, `invalidPath` for a PATCH path's value filter. */
+type Refuse = (detail: string) => ApiError;
+
+/** A quoted value: what scim2-parse-filter's tokenizer takes as one. */
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+/** A JSON escape, or a backslash that starts none. */
+const ESCAPE = /\\(u[0-9a-fA-F]{4}|["\\/bfnrt]|)/g;
+
+/**
+ * A quoted value as the JSON string it is (RFC 7644 §3.4.2.2): `"DOMAIN\\user"` is `DOMAIN\user`. A
+ * backslash that starts no JSON escape is kept as it is, since some identity providers send
+ * `DOMAIN\user` unescaped.
+ */
+function stringValue(quoted: string, refuse: Refuse): string {
+  let value: unknown;
   try {
-    return parse(text);
+    value = JSON.parse(quoted.replace(ESCAPE, (escape, sequence: string) => (sequence ? escape : '\\\\')));
   } catch {
-    throw scimErrors.invalidFilter(`The filter "${text}" is not valid SCIM filter syntax (RFC 7644 §3.4.2.2)`);
+    throw refuse(`The value ${quoted} is not a JSON string (control characters must be escaped)`);
   }
+  const [problem] = unstorableTexts(value);
+  if (problem) throw refuse(`The value ${quoted} ${problem.message}`);
+  return value as string;
+}
+
+/** The filter with each placeholder `"<n>"` given back its value, `values[n]`. */
+function withValues(node: Filter, values: readonly string[]): Filter {
+  switch (node.op) {
+    case 'and':
+    case 'or':
+      return { ...node, filters: node.filters.map((child) => withValues(child, values)) };
+    case 'not':
+      return { ...node, filter: withValues(node.filter, values) };
+    case '[]':
+      return { ...node, valFilter: withValues(node.valFilter, values) };
+    case 'pr':
+      return node;
+    default:
+      return typeof node.compValue === 'string' ? { ...node, compValue: values[Number(node.compValue)]! } : node;
+  }
+}
+
+/**
+ * Parses a filter with scim2-parse-filter, whose tokenizer doubles the backslashes of quoted values
+ * (`"back\\slash"` would be `back\\slash`, and `"back\\"` no string at all): each quoted value is
+ * read here as a JSON string, and the parser sees a numbered placeholder in its place.
+ */
+export function parseFilter(text: string, refuse: Refuse = scimErrors.invalidFilter): Filter {
+  if (text.length > MAX_FILTER_LENGTH) throw refuse(`The filter is longer than ${MAX_FILTER_LENGTH} characters`);
+  const values: string[] = [];
+  const placeheld = text.replace(QUOTED, (quoted) => `"${values.push(stringValue(quoted, refuse)) - 1}"`);
+  let filter: Filter;
+  try {
+    filter = parse(placeheld);
+  } catch {
+    throw refuse(`The filter "${text}" is not valid SCIM filter syntax (RFC 7644 §3.4.2.2)`);
+  }
+  return withValues(filter, values);
 }
 
 /** `!` escapes LIKE's wildcards the same way on both engines. */

@@ -1,6 +1,6 @@
-import { ScimError, scimPatch, type ScimPatchOperation, type ScimResource } from 'scim-patch';
+import { InvalidScimRemoveValue, NoTarget, ScimError, scimPatch, type ScimPatchOperation, type ScimResource } from 'scim-patch';
 import { parseFilter } from './filter.js';
-import { findAttribute } from './schemas.js';
+import { findAttribute, isStandardSubAttributeName } from './schemas.js';
 import type { ResourceSchema, ScimDocument } from './documents.js';
 import { scimErrors } from './scim-errors.js';
 import { PATCH_SCHEMA } from './schemas.js';
@@ -87,18 +87,19 @@ export function parsePath(path: string, schema: ResourceSchema): PathParts {
   const match = PATH.exec(rest);
   if (!match) throw scimErrors.invalidPath(`The path "${path}" is not a valid attribute path`);
   const [, name, filter, sub] = match;
-  if (filter !== undefined) {
-    try {
-      parseFilter(filter);
-    } catch {
-      throw scimErrors.invalidPath(`The path "${path}" is not a valid attribute path: "${filter}" is not a valid SCIM filter`);
-    }
-  }
+  if (filter !== undefined) parseFilter(filter, (detail) => scimErrors.invalidPath(`The value filter of the path is not valid: ${detail}`));
   const segments = [...(urn ?? '').split(/[:.]/), name!, sub ?? ''];
   if (segments.some((segment) => FORBIDDEN.has(segment.toLowerCase()))) throw scimErrors.invalidPath(`The path "${path}" is not allowed`);
   const attributes = urn ? schema.extensions.get(urn) : schema.core;
   const known = attributes && findAttribute(attributes, name!);
   const knownSub = known?.subAttributes && sub !== undefined ? findAttribute(known.subAttributes, sub) : undefined;
+  if (known && filter !== undefined && !known.multiValued) {
+    throw scimErrors.invalidPath(`${known.name} is single-valued: a value filter [...] selects entries of a multi-valued attribute`);
+  }
+  // An attribute the server does not hold is ignored, sub-attributes and all; one it holds has the sub-attributes it lists or RFC 7643 defines.
+  if (known && sub !== undefined && !knownSub && !isStandardSubAttributeName(known.name, sub)) {
+    throw scimErrors.invalidPath(`${known.name} has no sub-attribute "${sub}"`);
+  }
   return {
     ...(urn ? { urn } : {}),
     attribute: known?.name ?? name!,
@@ -153,39 +154,57 @@ function bySchemaAttributes(operation: PatchOperation, schema: ResourceSchema, d
   return attributesOf(urn, operation.value).map(([path, value]) => ({ op: operation.op, path, value }));
 }
 
-/**
- * Applies the operations to a resource's current document with scim-patch, after putting every
- * path in canonical form. A path naming a read-only attribute is refused (`mutability`); in an
- * object without a path, read-only attributes (an `id` sent back, `meta`) are skipped.
- */
-export function applyPatch(document: ScimDocument, operations: readonly PatchOperation[], schema: ResourceSchema): ScimDocument {
-  const expanded = operations.flatMap((operation) => bySchemaAttributes(operation, schema, document));
-  if (expanded.length === 0) return document;
-  const canonical: ScimPatchOperation[] = expanded.map((operation) => {
-    if (operation.path !== undefined) {
-      const parts = parsePath(operation.path, schema);
-      if (isReadOnly(schema, parts)) throw scimErrors.mutability(`${formatPath(parts)} is read-only`);
-      // A flag such as active has no absent state here: removing it would change nothing.
-      if (operation.op === 'remove' && !parts.urn && !parts.sub && findAttribute(schema.core, parts.attribute)?.type === 'boolean') {
-        throw scimErrors.invalidPath(`${parts.attribute} cannot be removed; replace it with true or false`);
-      }
-      return { ...operation, path: formatPath(parts) };
-    }
+/** A path in canonical form; a path naming a read-only attribute is refused (`mutability`). */
+function canonicalOperation(operation: PatchOperation, schema: ResourceSchema): ScimPatchOperation {
+  if (operation.path === undefined) {
     const value: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(operation.value as Record<string, unknown>)) {
       const parts = parsePath(key, schema);
       if (!isReadOnly(schema, parts)) value[formatPath(parts)] = child;
     }
     return { op: operation.op, value } as ScimPatchOperation;
-  });
-  try {
-    const patched = scimPatch(structuredClone(document) as unknown as ScimResource, canonical, { mutateDocument: true, treatMissingAsAdd: true });
-    return patched as unknown as ScimDocument;
-  } catch (error) {
-    if (error instanceof ScimError) {
-      const code = error.scimCode === 'noTarget' ? 'noTarget' : error.scimCode === 'invalidPath' ? 'invalidPath' : 'invalidValue';
-      throw scimErrors[code](error.message.replace(/^Invalid SCIM (Patch|Remove Operation): /, ''));
-    }
-    throw error;
   }
+  const parts = parsePath(operation.path, schema);
+  if (isReadOnly(schema, parts)) throw scimErrors.mutability(`${formatPath(parts)} is read-only`);
+  // A flag such as active has no absent state here: it can be replaced, not removed.
+  if (operation.op === 'remove' && !parts.urn && !parts.sub && findAttribute(schema.core, parts.attribute)?.type === 'boolean') {
+    throw scimErrors.mutability(`${parts.attribute} cannot be removed; replace it with true or false`);
+  }
+  return { ...operation, path: formatPath(parts) };
+}
+
+/**
+ * Applies one operation with scim-patch, whose refusals are told here in this server's words. A value
+ * filter that selects nothing (scim-patch's errors that carry the `valuePath`, or NoTarget) has
+ * nothing to remove, and nothing to add to or replace.
+ */
+function applyOperation(document: ScimResource, operation: ScimPatchOperation): ScimResource {
+  try {
+    return scimPatch(document, [operation], { mutateDocument: true, treatMissingAsAdd: true });
+  } catch (error) {
+    const path = operation.path ?? 'the attributes of a PATCH without a path';
+    // scim-patch writes through the path as it finds it: a sub-attribute of a text is a TypeError there.
+    if (error instanceof TypeError) throw scimErrors.invalidPath(`${path}: the path goes through a value that is not an object`);
+    if (!(error instanceof ScimError)) throw error;
+    if (error instanceof NoTarget || 'valuePath' in error) {
+      if (operation.op === 'remove') return document;
+      throw scimErrors.noTarget(`${path}: no entry matches the value filter`);
+    }
+    if (error instanceof InvalidScimRemoveValue) {
+      throw scimErrors.invalidValue(`${path}: a remove with a value takes the entries it lists out of a multi-valued attribute`);
+    }
+    throw scimErrors.invalidValue(`${path}: a complex attribute, or an entry selected by a value filter, takes an object of its sub-attributes`);
+  }
+}
+
+/**
+ * Applies the operations to a resource's current document with scim-patch, one by one, each path in
+ * canonical form. In an object without a path, read-only attributes (an `id` sent back, `meta`) are
+ * skipped.
+ */
+export function applyPatch(document: ScimDocument, operations: readonly PatchOperation[], schema: ResourceSchema): ScimDocument {
+  const expanded = operations.flatMap((operation) => bySchemaAttributes(operation, schema, document));
+  if (expanded.length === 0) return document;
+  const canonical = expanded.map((operation) => canonicalOperation(operation, schema));
+  return canonical.reduce(applyOperation, structuredClone(document) as unknown as ScimResource) as unknown as ScimDocument;
 }

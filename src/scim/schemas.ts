@@ -1,3 +1,5 @@
+import { PASSWORD_MAX_LENGTH, type PasswordPolicy } from '../lib/password-policy.js';
+
 /**
  * The SCIM schemas this server serves (RFC 7643), as attribute definitions. They are the single
  * source of truth of the SCIM surface: /Schemas shows them, and attribute names in bodies, paths,
@@ -26,6 +28,28 @@ const STANDARD_ATTRIBUTES = new Set(
 /** Whether `schema` (undefined: the resource's own) and `name` are among those RFC 7643 defines. */
 export function isStandardAttributeName(name: string, schema?: string): boolean {
   return (schema === undefined || STANDARD_SCHEMAS.has(schema.toLowerCase())) && STANDARD_ATTRIBUTES.has(name.toLowerCase());
+}
+
+/** RFC 7643's multi-valued attributes, each with the sub-attributes of §2.4 (type, primary, display, value, $ref). */
+const MULTI_VALUED = new Set(
+  ['emails', 'phoneNumbers', 'ims', 'photos', 'addresses', 'groups', 'entitlements', 'roles', 'x509Certificates', 'members'].map((name) =>
+    name.toLowerCase(),
+  ),
+);
+const MULTI_VALUED_SUBS = ['type', 'primary', 'display', 'value', '$ref'];
+/** The other sub-attributes RFC 7643 defines (§3.1, §4.1.1, §4.1.2, §4.3). */
+const COMPLEX_SUBS = new Map([
+  ['meta', ['resourceType', 'created', 'lastModified', 'location', 'version']],
+  ['name', ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix']],
+  ['addresses', ['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country']],
+  ['manager', ['value', '$ref', 'displayName']],
+]);
+
+/** Whether RFC 7643 gives the attribute `parent` the sub-attribute `sub`. */
+export function isStandardSubAttributeName(parent: string, sub: string): boolean {
+  const key = parent.toLowerCase();
+  const subs = [...(MULTI_VALUED.has(key) ? MULTI_VALUED_SUBS : []), ...(COMPLEX_SUBS.get(key) ?? [])];
+  return subs.some((name) => name.toLowerCase() === sub.toLowerCase());
 }
 
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -99,44 +123,69 @@ const MEMBER_REFERENCE = (description: string, referenceTypes: string[]) => [
   attribute('display', 'string', `A name of the ${description}, for people`, { mutability: 'readOnly' }),
 ];
 
-export const USER_ATTRIBUTES: Attribute[] = [
-  attribute('userName', 'string', 'The v5 username; a user without one shows its email. Unique in the organization, case-insensitively', {
-    required: true,
-    uniqueness: 'server',
-  }),
-  attribute('name', 'complex', "The user's name", {
-    subAttributes: [
-      attribute('givenName', 'string', 'The v5 firstName'),
-      attribute('familyName', 'string', 'The v5 lastName'),
-      attribute('formatted', 'string', 'givenName and familyName, for display', { mutability: 'readOnly' }),
-    ],
-  }),
-  attribute(
-    'emails',
-    'complex',
-    'The v5 email, as the one primary work address; unique in the organization. Required unless userName is an email address, which is then taken as the email',
-    {
-      multiValued: true,
+/** The core attributes the server stores for users; the password's rule is the configured policy's. */
+export function userAttributes(passwordPolicy: PasswordPolicy): Attribute[] {
+  return [
+    attribute('userName', 'string', 'The v5 username; a user without one shows its email. Unique in the organization, case-insensitively', {
+      required: true,
+      uniqueness: 'server',
+    }),
+    attribute('name', 'complex', "The user's name", {
       subAttributes: [
-        attribute('value', 'string', 'The email address'),
-        attribute('type', 'string', 'Always work', { canonicalValues: ['work'] }),
-        attribute('primary', 'boolean', 'Always true'),
+        attribute('givenName', 'string', 'The v5 firstName'),
+        attribute('familyName', 'string', 'The v5 lastName'),
+        attribute('formatted', 'string', 'givenName and familyName, for display', { mutability: 'readOnly' }),
       ],
-    },
-  ),
-  attribute('locale', 'string', 'The v5 locale: an ISO 639-1 language, optionally with a region (en, en-US; en_US is read as en-US)'),
-  attribute('active', 'boolean', 'False deactivates the user, keeping everything it has; true reactivates it'),
-  attribute('password', 'string', 'The v5 password: 6 to 64 characters with a letter and a number', {
-    mutability: 'writeOnly',
-    returned: 'never',
-    caseExact: true,
-  }),
-  attribute('groups', 'complex', 'The groups whose tag the user carries', {
-    multiValued: true,
-    mutability: 'readOnly',
-    subAttributes: MEMBER_REFERENCE('group', ['Group']),
-  }),
-];
+    }),
+    attribute(
+      'emails',
+      'complex',
+      'Email addresses: the primary one is the v5 email, unique in the organization; the others are kept as sent. A user needs one: when none is sent and userName is an email address, it is taken',
+      {
+        multiValued: true,
+        required: true,
+        subAttributes: [
+          attribute('value', 'string', 'The email address', { required: true }),
+          attribute('type', 'string', 'The kind of address, kept as sent (in lower case)', { canonicalValues: ['work', 'home', 'other'] }),
+          attribute(
+            'primary',
+            'boolean',
+            'True on one address, the v5 email: the one sent as primary, else the work one, else the first; absent on the others',
+          ),
+        ],
+      },
+    ),
+    attribute('locale', 'string', 'The v5 locale: an ISO 639-1 language, optionally with a region (en, en-US; en_US is read as en-US)'),
+    attribute('active', 'boolean', 'False deactivates the user, keeping everything it has; true reactivates it'),
+    attribute('password', 'string', `The v5 password: ${passwordPolicy.minLength} to ${PASSWORD_MAX_LENGTH} characters with a letter and a number`, {
+      mutability: 'writeOnly',
+      returned: 'never',
+      caseExact: true,
+    }),
+    attribute(
+      'roles',
+      'complex',
+      'The v5 accountType, as one role: courseAdministrator or organizationAdministrator; none for a learner. Left out of a PUT, it is kept; [] makes the user a learner',
+      {
+        multiValued: true,
+        subAttributes: [
+          attribute('value', 'string', 'The kind of account', {
+            caseExact: true,
+            canonicalValues: ['learner', 'courseAdministrator', 'organizationAdministrator'],
+          }),
+          attribute('display', 'string', 'The kind of account, for people', { mutability: 'readOnly' }),
+          attribute('type', 'string', 'Always accountType', { canonicalValues: ['accountType'] }),
+          attribute('primary', 'boolean', 'Always true'),
+        ],
+      },
+    ),
+    attribute('groups', 'complex', 'The groups whose tag the user carries', {
+      multiValued: true,
+      mutability: 'readOnly',
+      subAttributes: MEMBER_REFERENCE('group', ['Group']),
+    }),
+  ];
+}
 
 export const GROUP_ATTRIBUTES: Attribute[] = [
   attribute('displayName', 'string', 'The name of the group; its members carry it as a tag, with spaces and commas as _', {

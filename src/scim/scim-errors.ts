@@ -1,5 +1,5 @@
-import { Conflict, DomainError, Invalid, NotFound, PreconditionFailed, type FieldErrors } from '../lib/domain-errors.js';
-import { ApiError } from '../lib/errors.js';
+import { asRefusal, DomainError, unrendered, type FieldErrors, type MalformedPart } from '../lib/domain-errors.js';
+import { ApiError, v5Refusal } from '../lib/errors.js';
 
 /**
  * SCIM refusals (RFC 7644 §3.12): `{"schemas": [Error], "status": "400", "scimType": ..., "detail": ...}`.
@@ -38,13 +38,14 @@ export function isScimError(error: ApiError): boolean {
 }
 
 export const scimErrors = {
-  notFound: (resource: 'User' | 'Group', id: string) => scimError(404, `${resource} ${id} not found`),
   notFoundAt: (what: string) => scimError(404, `${what} not found`),
   invalidValue: (detail: string) => scimError(400, detail, 'invalidValue'),
   versionChanged: (current: string) =>
     scimError(412, `If-Match does not name the current version of the resource: it changed since it was read (now ${current})`),
   bulkUnsupported: () =>
     scimError(501, 'Bulk operations are not supported (ServiceProviderConfig: bulk.supported is false); send each request on its own'),
+  rootSearchUnsupported: () =>
+    scimError(501, 'Searching every resource type at once is not supported; POST the search to /Users/.search or /Groups/.search'),
   invalidSyntax: (detail: string) => scimError(400, detail, 'invalidSyntax'),
   invalidFilter: (detail: string) => scimError(400, detail, 'invalidFilter'),
   invalidPath: (detail: string) => scimError(400, detail, 'invalidPath'),
@@ -67,34 +68,60 @@ const SCIM_NAMES: Record<string, string> = {
   tags: 'groups',
 };
 
-function describe(fieldErrors: FieldErrors, names: (property: string) => string): string {
+/** Field errors as one detail, v5 properties named by their SCIM attributes (userfields by the attributes mapped onto them). */
+function describe(fieldErrors: FieldErrors): string {
   return Object.entries(fieldErrors)
-    .map(([property, message]) => `${names(property)}: ${message}`)
+    .map(([property, message]) => `${SCIM_NAMES[property] ?? property}: ${message}`)
     .join('; ');
 }
 
+/** The scimType of each part a malformed request gets wrong. */
+const SCIM_TYPE_OF: Record<MalformedPart, ScimType> = {
+  body: 'invalidSyntax',
+  filter: 'invalidFilter',
+  path: 'invalidPath',
+  mutability: 'mutability',
+};
+
 /**
- * Any refusal in the SCIM shape. A service's uniqueness conflict becomes 409 `uniqueness`, field
- * errors 400 `invalidValue` naming SCIM attributes (`names` resolves the rest, e.g. userfield ids
- * to the attributes mapped onto them), a refusal of the whole request 400 `invalidSyntax`, and the
- * protocol's refusals keep their status with their message.
+ * A service's refusal in the SCIM shape, by its kind: a uniqueness conflict is 409 `uniqueness`,
+ * field errors 400 `invalidValue` naming SCIM attributes, a malformed request 400 with the scimType
+ * of what it gets wrong, a refusal of the whole request 400 `invalidSyntax`; a refused token or too
+ * many attempts keep the status and headers v5 gives them.
  */
-export function toScimError(
-  error: ApiError | DomainError,
-  names: (property: string) => string = (property) => SCIM_NAMES[property] ?? property,
-): ApiError {
-  const resolve = (property: string) => SCIM_NAMES[property] ?? names(property);
-  if (error instanceof DomainError) {
-    if (error instanceof Conflict) return scimErrors.uniqueness(describe(error.fieldErrors, resolve));
-    if (error instanceof Invalid) return scimErrors.invalidValue(describe(error.fieldErrors, resolve));
-    if (error instanceof NotFound) return scimError(404, error.message);
-    if (error instanceof PreconditionFailed) return scimError(412, error.message);
-    return scimError(400, error.message, 'invalidSyntax');
+function scimRefusal(error: DomainError): ApiError {
+  const refusal = asRefusal(error);
+  switch (refusal.kind) {
+    case 'conflict':
+      return scimErrors.uniqueness(describe(refusal.fieldErrors));
+    case 'invalid':
+      return scimErrors.invalidValue(describe(refusal.fieldErrors));
+    case 'notFound':
+      return scimError(404, refusal.what === undefined ? refusal.message : `${refusal.what} not found`);
+    case 'preconditionFailed':
+      return scimError(412, refusal.message);
+    case 'malformed':
+      return scimError(400, refusal.message, SCIM_TYPE_OF[refusal.part]);
+    case 'refused':
+      return scimErrors.invalidSyntax(refusal.message);
+    case 'unauthenticated':
+    case 'throttled':
+      return fromV5(v5Refusal(refusal));
   }
+  return unrendered(refusal);
+}
+
+/** A refusal of the protocol, made in the v5 shapes (a validator's field errors, a 401, a 413), in the SCIM shape. */
+function fromV5(error: ApiError): ApiError {
   if (isScimError(error)) return error;
   const { fieldErrors, message, errors } = error.body;
-  if (error.statusCode === 400 && fieldErrors && Object.keys(fieldErrors).length > 0) return scimErrors.invalidValue(describe(fieldErrors, resolve));
+  if (error.statusCode === 400 && fieldErrors && Object.keys(fieldErrors).length > 0) return scimErrors.invalidValue(describe(fieldErrors));
   const detail = message ?? errors?.join(' ') ?? 'The request was refused';
   const scimType = error.statusCode === 400 ? 'invalidSyntax' : undefined;
   return scimError(error.statusCode, detail, scimType, error.headers);
+}
+
+/** Any refusal in the SCIM shape: a service's by its kind, the protocol's keeping its status with its message. */
+export function toScimError(error: ApiError | DomainError): ApiError {
+  return error instanceof DomainError ? scimRefusal(error) : fromV5(error);
 }

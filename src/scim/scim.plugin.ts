@@ -13,6 +13,7 @@ import { scimGroupsService } from './groups/scim-groups.service.js';
 import { scimUsersRoutes } from './users/scim-users.routes.js';
 import { scimUsersService } from './users/scim-users.service.js';
 import { toScimError, scimErrors } from './scim-errors.js';
+import { scimRequestLog } from './request-log.js';
 
 function render(error: ApiError): ApiError {
   if (error.statusCode === 415) return scimErrors.unsupportedMediaType();
@@ -53,9 +54,20 @@ export const scimPlugin: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; passw
     const [first] = unstorableTexts(request.body);
     if (first) throw scimErrors.invalidValue(`${first.instancePath.slice(1).replaceAll('/', '.')}: ${first.message}`);
   });
+  // The identity provider's changes are SCIM's in the change stream, whichever token it holds.
+  app.addHook('preHandler', async (request) => {
+    if (request.caller) request.caller = { ...request.caller, actor: { ...request.caller.actor, type: 'scim' } };
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', `${SCIM_MEDIA_TYPE}; charset=utf-8`);
+    return payload;
+  });
+  // Before the answer leaves, so that the log holds each answered request once sent; a failure to record
+  // one costs the identity provider nothing, and is told in the server's log.
+  const requestLog = scimRequestLog(db);
+  app.addHook('onSend', async (request, reply, payload) => {
+    await requestLog.record(request, reply).catch((error: unknown) => request.log.warn({ err: error }, 'a SCIM request was not recorded in its log'));
     return payload;
   });
   app.addHook('onRoute', (route) => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { tokensService } from '../../src/auth/tokens.service.js';
 import type { RevocationWatch } from '../../src/db/token-revocations.js';
 import { now } from '../../src/lib/time.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { ENGINES, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /** A revocation watch whose epoch the test moves by hand. */
@@ -31,7 +31,13 @@ for (const engine of ENGINES) {
       // The first use wrote last_used_date; from now on the kept row answers.
       const kept = tokens.authenticate(issued.token);
       assert.ok(!(kept instanceof Promise), 'kept');
-      assert.deepEqual(kept, { orgId, tokenId: issued.info.id, scopes: ['read', 'write'] });
+      assert.deepEqual(kept, {
+        orgId,
+        tokenId: issued.info.id,
+        scopes: ['read', 'write'],
+        // The change stream names the token, by its name (the default one here), never its secret.
+        actor: { type: 'token', id: issued.info.id, name: 'API token' },
+      });
       assert.throws(() => tokens.authenticate('not a token'), /The access token is invalid/);
     });
 

@@ -48,7 +48,7 @@ describe('benchmark harness', () => {
     },
   );
 
-  it('plans requests in turn, with a number unique to the run in each body', () => {
+  it('plans requests in turn, with a number unique to the run in each body and a token of its own when told', () => {
     const sample = { users: 3, userIds: ['a', 'b'], emails: ['a@x.io'], activeRegistrationIds: ['r1'], userfieldValues: { f: 1 } };
     const [getUser] = selectScenarios(['get-user']);
     const plan = getUser!.plan(sample, 'tag');
@@ -60,6 +60,17 @@ describe('benchmark harness', () => {
     assert.equal(JSON.parse(requestOf(create, 0, 7).body!).email, 'bench.tag.7@example.com');
     const deep = SCENARIOS.find((scenario) => scenario.id === 'deep-offset')!.plan({ ...sample, users: 10_000 }, 'tag');
     assert.deepEqual(deep.paths, ['/api/v5/users?limit=100&offset=9900']);
+    // Each request read with its own organization's token, in turn with the paths.
+    const acrossOrganizations = { ...plan, tokens: ['ta', 'tb'] };
+    assert.deepEqual(
+      [0, 1, 2].map((n) => requestOf(acrossOrganizations, n, n)),
+      [
+        { path: '/api/v5/users/a', token: 'ta' },
+        { path: '/api/v5/users/b', token: 'tb' },
+        { path: '/api/v5/users/a', token: 'ta' },
+      ],
+    );
+    assert.equal(requestOf(plan, 0, 0).token, undefined);
   });
 
   it('pairs each round with the floor round beside it and writes the report', () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { SANDBOX_SAMPLE } from '../../src/tenancy/sandbox.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { buildApp } from '../../src/app.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
 import { main } from '../../src/cli/main.js';
 import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ID = /^[0-9a-f]{32}$/;
@@ -51,16 +53,17 @@ for (const engine of ALL_ENGINES) {
 
     before(async () => {
       database = await createTestDatabase(engine, { migrate: false });
-      app = await buildApp({ db: database.db });
+      app = await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: database.db });
     });
     after(async () => {
       await app.close();
       await database.drop();
     });
 
-    it('migrates a new database', async () => {
+    it('migrates a new database, and says how many migrations it applied', async () => {
+      assert.match(await succeed('migrate'), /^Applied \d+ migrations; the database is up to date$/);
       assert.equal(await succeed('migrate'), 'Database is up to date');
-      assert.deepEqual(JSON.parse(await succeed('migrate', '--json')), { migrated: true });
+      assert.deepEqual(JSON.parse(await succeed('migrate', '--json')), { migrated: true, applied: [] });
       assert.deepEqual(await database.db.selectFrom('organizations').selectAll().execute(), []);
     });
 
@@ -79,6 +82,17 @@ for (const engine of ALL_ENGINES) {
       const organization = listed.find((o: { id: string }) => o.id === id);
       assert.equal(organization.name, 'Listed');
       assert.match(organization.createdDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    });
+
+    it('creates a sandbox filled with the sample, and lists it as one', async () => {
+      const id = await succeed('orgs', 'create', '--name', 'Sandbox', '--sandbox');
+      const listed = JSON.parse(await succeed('orgs', 'list', '--json'));
+      assert.equal(listed.find((o: { id: string }) => o.id === id).sandbox, true);
+      assert.equal(listed.find((o: { name: string }) => o.name === 'Listed')?.sandbox ?? false, false);
+      const users = await database.db.selectFrom('users').select('id').where('org_id', '=', id).execute();
+      assert.equal(users.length, SANDBOX_SAMPLE.users);
+      // Gone again: the statistics test below counts every user of the database.
+      await succeed('orgs', 'delete', id, '--yes');
     });
 
     it('creates a token that authenticates against the API', async () => {
@@ -188,11 +202,15 @@ for (const engine of ALL_ENGINES) {
         ['--users', '0', '--users must be a positive integer (got "0")'],
         ['--userfield-values', '11', '--userfield-values must be an integer from 0 to 10 (got "11")'],
         ['--registrations', 'many', '--registrations must be an integer from 0 to 100 (got "many")'],
+        ['--registrations', '-3', '--registrations must be an integer from 0 to 100 (got "-3")'],
       ]) {
         const run = await cli('seed', '--org', orgId, '--users', '5', flag!, value!);
         assert.equal(run.code, 2);
         assert.equal(run.err, `training-api: ${message}`);
       }
+      const negative = await cli('seed', '--org', orgId, '--users', '-3');
+      assert.equal(negative.code, 2);
+      assert.equal(negative.err, 'training-api: --users must be a positive integer (got "-3")');
     });
 
     it('refuses a token for an unknown organization with exit code 2', async () => {
@@ -255,15 +273,24 @@ for (const engine of ALL_ENGINES) {
     it('prints the usage on --help, and the help of every command and group of commands', async () => {
       const usage = await succeed('--help');
       assert.match(usage, /^Usage: training-api/);
-      const names = [...usage.matchAll(/^ {2}([a-z]+(?: [a-z]+)?)(?= |$)/gm)].map((match) => match[1]!);
-      for (const expected of ['serve', 'migrate', 'orgs rename', 'orgs delete', 'tokens rotate', 'copy', 'scim map']) {
+      const names = [...usage.matchAll(/^ {2}([a-z]+(?: [a-z][a-z-]*)?)(?= |$)/gm)].map((match) => match[1]!);
+      for (const expected of ['serve', 'migrate', 'orgs rename', 'orgs delete', 'tokens rotate', 'copy', 'scim map', 'users reset-link']) {
         assert.ok(names.includes(expected), `${expected} in\n${usage}`);
       }
       for (const name of names) {
         const help = await succeed(...name.split(' '), '--help');
         assert.match(help, new RegExp(`^Usage: training-api ${name}( |\n)`), name);
-        assert.match(help, /--json/, name);
+        // Every option of its usage line, with the syntax of its value, has its line under Options.
+        const usage = help.split('\n', 1)[0]!;
+        const options = help.slice(help.indexOf('\nOptions:\n'), help.indexOf('\n\n', help.indexOf('\nOptions:\n') + 1));
+        for (const [, option] of usage.matchAll(/\[?(--[a-z-]+(?: [^\s\]]+)?)\]?/g)) {
+          assert.match(options, new RegExp(`^ {2}${option!.replace(/[|.*+?()[\]{}]/g, '\\$&')} +\\S`, 'm'), `${name}: ${option}`);
+        }
+        assert.match(options, /^ {2}--json +print JSON/m, name);
+        assert.match(help, /\nExit codes:\n {2}0 {2}\S.*\n {2}1 {2}\S.*\n {2}2 {2}\S/, name);
       }
+      assert.match(await succeed('healthcheck', '--help'), /^ {2}1 {2}the server did not answer/m);
+      assert.match(await succeed('orgs', 'list', '--help'), /^ {2}--database-url <url> +DATABASE_URL/m);
       for (const group of new Set(names.filter((name) => name.includes(' ')).map((name) => name.split(' ')[0]!))) {
         const help = await succeed(group, '--help');
         assert.match(help, new RegExp(`^Usage: training-api ${group} <command>`), group);
@@ -374,9 +401,9 @@ describe('command line: settings that cannot work and an environment that fails'
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
-  it("takes every setting of the README's table as a flag, lists each in serve --help, and reads it as its variable", async () => {
-    const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('| Variable | Default | Meaning |'), readme.indexOf('\n\n', readme.indexOf('| Variable |')));
+  it('takes every setting of the table of docs/configuration.md as a flag, lists each in serve --help, and reads it as its variable', async () => {
+    const page = await readFile(join(REPO_ROOT, 'docs/configuration.md'), 'utf8');
+    const table = page.slice(page.indexOf('| Variable | Default | Meaning |'), page.indexOf('\n\n', page.indexOf('| Variable |')));
     const variables = table
       .split('\n')
       .slice(2)
@@ -420,10 +447,18 @@ describe('command line: settings that cannot work and an environment that fails'
     const port = String((blocker.address() as AddressInfo).port);
     try {
       for (const [env, argv, message] of [
-        [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, ['orgs', 'list'], /ECONNREFUSED/],
+        [
+          { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
+          ['orgs', 'list'],
+          /^training-api: nothing accepts connections at 127\.0\.0\.1:1: start PostgreSQL there, or set DATABASE_URL \(--database-url\)/,
+        ],
         [{ DATABASE_URL: `sqlite:${join(dir, 'not-a-database')}` }, ['orgs', 'list'], /not a database/],
         [{ DATABASE_URL: `sqlite:${join(dir, 'not-a-database', 'inside.db')}` }, ['migrate'], /not-a-database/],
-        [{ DATABASE_URL: `sqlite:${join(dir, 'serve.db')}`, DATA_DIR: dir, PORT: port }, ['serve'], /EADDRINUSE/],
+        [
+          { DATABASE_URL: `sqlite:${join(dir, 'serve.db')}`, DATA_DIR: dir, PORT: port },
+          ['serve'],
+          new RegExp(`^training-api: 127\\.0\\.0\\.1:${port} is in use by another program: stop it, or set PORT \\(--port\\) to a free port$`),
+        ],
       ] as const) {
         const run = await cli(env, ...argv);
         assert.equal(run.code, 1, argv.join(' '));
@@ -434,6 +469,66 @@ describe('command line: settings that cannot work and an environment that fails'
       blocker.close();
     }
   });
+
+  it('says where migrate created a database, and that it did', async () => {
+    const path = join(dir, 'created', 'training-api.db');
+    const created = await cli({ DATABASE_URL: `sqlite:${path}` }, 'migrate');
+    assert.equal(created.code, 0, created.err);
+    assert.match(created.out, new RegExp(`^Created a new database at ${path.replaceAll('.', '\\.')}, with its \\d+ migrations$`));
+    assert.deepEqual(JSON.parse((await cli({ DATABASE_URL: `sqlite:${path}` }, 'migrate', '--json')).out), { migrated: true, applied: [] });
+    const other = join(dir, 'created', 'other.db');
+    const json = JSON.parse((await cli({ DATABASE_URL: `sqlite:${other}` }, 'migrate', '--json')).out);
+    assert.equal(json.created, other);
+    assert.ok(json.applied.length > 10);
+  });
+
+  it('says that DATA_DIR names a file, not a directory', async () => {
+    const file = join(dir, 'not-a-database');
+    for (const dataDir of [file, join(file, 'below')]) {
+      const run = await cli({ DATA_DIR: dataDir }, 'migrate');
+      assert.equal(run.code, 1);
+      assert.equal(run.err, `training-api: ${file} is a file, not a directory (DATA_DIR, --data-dir)`);
+    }
+  });
+
+  it('says permission denied for a database it may not read, not that there is none', async () => {
+    const locked = await mkdtemp(join(tmpdir(), 'training-api-locked-'));
+    try {
+      const path = join(locked, 'training-api.db');
+      assert.equal((await cli({ DATABASE_URL: `sqlite:${path}` }, 'migrate')).code, 0);
+      // Root reads anything: the command then runs as nobody, to whom the directory (0700) is closed.
+      const asRoot = process.getuid?.() === 0;
+      if (!asRoot) await chmod(locked, 0o000);
+      const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          [join(REPO_ROOT, 'bin/training-api.js'), 'orgs', 'list'],
+          { env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${path}` }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) },
+          (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
+        );
+      });
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, new RegExp(`^training-api: permission denied on ${path.replaceAll('.', '\\.')} \\(DATABASE_URL\\): the user running`));
+    } finally {
+      await chmod(locked, 0o700);
+      await rm(locked, { recursive: true, force: true });
+    }
+  });
+
+  it(
+    'names createdb for a PostgreSQL database that does not exist',
+    { skip: process.env.TEST_POSTGRES_URL ? false : 'needs TEST_POSTGRES_URL' },
+    async () => {
+      const url = new URL(process.env.TEST_POSTGRES_URL!);
+      url.pathname = '/training_api_nowhere';
+      const run = await cli({ DATABASE_URL: url.href }, 'orgs', 'list');
+      assert.equal(run.code, 1);
+      assert.match(
+        run.err,
+        /^training-api: database "training_api_nowhere" does not exist: create it with `createdb (-h \S+ )?(-p \d+ )?(-U \S+ )?training_api_nowhere`/,
+      );
+    },
+  );
 
   it('refuses to create a missing SQLite database except for serve and migrate', async () => {
     const path = join(dir, 'elsewhere', 'training-api.db');

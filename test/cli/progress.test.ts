@@ -6,29 +6,52 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { it, mock } from 'node:test';
 import { progressOf } from '../../src/cli/progress.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { createTestDatabase } from '../helpers/database.js';
 
 /** The repository root, from dist/test/cli/. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-it('without a terminal, tells the rows done on stderr every five seconds, not more often', () => {
+it('without a terminal, tells the stage and its rows on stderr a second after the start and every five seconds after, reading included', () => {
   assert.ok(!process.stderr.isTTY, 'the test runner gives no terminal');
-  mock.timers.enable({ apis: ['Date'], now: 0 });
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   try {
     const lines: string[] = [];
-    const progress = progressOf(50_000, 'checked', { err: (line) => lines.push(line) });
-    progress.increment(10_000);
-    mock.timers.tick(4_999);
-    progress.increment(2_500);
+    const progress = progressOf({ err: (line) => lines.push(line) });
+    progress.stage('read');
+    progress.advance(10_000);
+    mock.timers.tick(999);
     assert.deepEqual(lines, []);
     mock.timers.tick(1);
-    progress.increment(0);
-    assert.deepEqual(lines, ['rows 12,500/50,000 checked']);
+    assert.deepEqual(lines, ['rows 10,000 read']);
+    progress.stage('checked', 50_000);
+    progress.advance(12_500);
+    mock.timers.tick(4_999);
+    assert.equal(lines.length, 1, 'not more often than every five seconds');
+    mock.timers.tick(1);
+    progress.advance(37_500);
     mock.timers.tick(5_000);
-    progress.increment(37_500);
     progress.stop();
-    assert.deepEqual(lines, ['rows 12,500/50,000 checked', 'rows 50,000/50,000 checked']);
+    mock.timers.tick(60_000);
+    assert.deepEqual(lines, ['rows 10,000 read', 'rows 12,500/50,000 checked', 'rows 50,000/50,000 checked']);
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+it('with --json, tells its progress as JSON lines', () => {
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  try {
+    const lines: string[] = [];
+    const progress = progressOf({ err: (line) => lines.push(line) }, true);
+    progress.stage('imported', 3);
+    progress.advance(2);
+    mock.timers.tick(1_000);
+    progress.stop();
+    assert.deepEqual(
+      lines.map((line) => JSON.parse(line)),
+      [{ progress: { stage: 'imported', rows: 2, total: 3 } }],
+    );
   } finally {
     mock.timers.reset();
   }

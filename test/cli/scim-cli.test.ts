@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 const DEPARTMENT = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department';
 
@@ -16,7 +17,7 @@ for (const engine of ALL_ENGINES) {
 
     before(async () => {
       database = await createTestDatabase(engine);
-      app = await buildApp({ db: database.db });
+      app = await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: database.db });
     });
     after(async () => {
       await app.close();

@@ -195,7 +195,7 @@ forEachEngine('import and export of users', (h) => {
     assert.equal(zoe.firstName, 'Zoë');
     assert.equal(zoe.lastName, 'Müller');
     assert.equal((await h.get(`users/${zoe.id}/userfieldvalues`)).json()[department], 'Sales');
-    assert.equal((await userByEmail('francois@example.com')).lastName, 'Señor');
+    assert.equal((await userByEmail('francois@example.com')).lastName, 'O’Brien – Señor', 'Windows-1252 bytes 0x92 and 0x96');
     const again = await importUsers(h.org.id, fixture('windows-1252.csv'), '--encoding', 'cp1252');
     assert.equal(again.code, 0, again.err);
     assert.match(again.out, /: 0 created, 0 updated, 2 unchanged, 0 userfield values set$/);
@@ -297,5 +297,38 @@ forEachEngine('import and export of users', (h) => {
     const again = await importUsers(h.org.id, path);
     assert.equal(again.code, 0, again.err);
     assert.match(again.out, /: 0 created, 0 updated, \d+ unchanged, 0 userfield values set$/);
+  });
+  it('imports and exports the kind of account: accountType, which a learner leaves empty', async () => {
+    const path = file(
+      'kinds.csv',
+      [
+        'email,accountType',
+        'kind.admin@example.com,organizationAdministrator',
+        'kind.courses@example.com,courseAdministrator',
+        'kind.learner@example.com,learner',
+      ].join('\n'),
+    );
+    const run = await importUsers(h.org.id, path);
+    assert.equal(run.code, 0, run.err);
+    assert.equal((await userByEmail('kind.admin@example.com')).accountType, 'organizationAdministrator');
+    assert.equal((await userByEmail('kind.courses@example.com')).accountType, 'courseAdministrator');
+    assert.equal('accountType' in (await userByEmail('kind.learner@example.com')), false);
+    const refused = await importUsers(h.org.id, file('bad-kind.csv', 'email,accountType\nkind.admin@example.com,superuser\n'));
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /row 2: accountType: must be one of learner, courseAdministrator, organizationAdministrator/);
+
+    const exported = join(dir, 'kinds-export.csv');
+    assert.equal((await cli('export', 'users', '--org', h.org.id, '--output', exported)).code, 0);
+    const lines = readFileSync(exported, 'utf8').split('\n');
+    const column = lines[0]!.split(',').indexOf('accountType');
+    assert.ok(column > 0, lines[0]);
+    const kindOf = (email: string) => lines.find((line) => line.startsWith(`${email},`))!.split(',')[column];
+    assert.equal(kindOf('kind.admin@example.com'), 'organizationAdministrator');
+    assert.equal(kindOf('kind.courses@example.com'), 'courseAdministrator');
+    assert.equal(kindOf('kind.learner@example.com'), '');
+    // Back in, the export changes nobody: a learner's empty cell keeps the learner one.
+    const again = await importUsers(h.org.id, exported);
+    assert.equal(again.code, 0, again.err);
+    assert.match(again.out, /: 0 created, 0 updated, \d+ unchanged/);
   });
 });

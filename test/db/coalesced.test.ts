@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { seedUsers } from '../../src/cli/seed.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { seedUsers } from '../../src/tenancy/seed.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { usersRepository } from '../../src/resources/users/users.repository.js';
 import { ENGINES, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 for (const engine of ENGINES) {
   describe(`lookups of a user by id gathered per turn (${engine})`, () => {
@@ -15,8 +16,8 @@ for (const engine of ENGINES) {
       database = await createTestDatabase(engine, { onStatement: (sql) => statements.push(sql) });
       ours = (await organizationsRepository(database.db).create('Ours')).id;
       theirs = (await organizationsRepository(database.db).create('Theirs')).id;
-      await seedUsers(database.db, ours, 5);
-      await seedUsers(database.db, theirs, 2);
+      await seedUsers(database.db, ours, 5, DEFAULT_PASSWORD_POLICY);
+      await seedUsers(database.db, theirs, 2, DEFAULT_PASSWORD_POLICY);
     });
     after(() => database.drop());
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
+import { engineSkip } from '../helpers/database.js';
 
 describe('SQLite files', () => {
   let dir: string;
@@ -43,5 +44,23 @@ describe('SQLite files', () => {
     } finally {
       await database.close();
     }
+  });
+});
+
+describe('PostgreSQL connections', { skip: engineSkip('postgres') }, () => {
+  async function synchronousCommitOf(options: Parameters<typeof openDatabase>[1] = {}): Promise<string> {
+    const database = openDatabase(process.env.TEST_POSTGRES_URL!, { poolSize: 1, ...options });
+    try {
+      return (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(database.db)).rows[0]!.synchronous_commit;
+    } finally {
+      await database.close();
+    }
+  }
+
+  it("keep the server's synchronous_commit unless asked to let commits return before their WAL is on disk", async () => {
+    const server = await synchronousCommitOf();
+    assert.equal(await synchronousCommitOf({ postgresSynchronousCommit: true }), server);
+    assert.equal(await synchronousCommitOf({ postgresSynchronousCommit: false }), 'off');
+    assert.equal(await synchronousCommitOf({ postgresSynchronousCommit: false, schema: 'public' }), 'off');
   });
 });

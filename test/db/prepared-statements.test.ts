@@ -6,6 +6,7 @@ import { openDatabase, type DatabaseOptions } from '../../src/db/database.js';
 import { tokensRepository } from '../../src/auth/tokens.repository.js';
 import { usersRepository } from '../../src/resources/users/users.repository.js';
 import { createTestDatabase, engineSkip, type TestDatabase } from '../helpers/database.js';
+import { backdated } from '../helpers/actors.js';
 
 describe('named (prepared) statements on PostgreSQL', { skip: engineSkip('postgres') }, () => {
   let database: TestDatabase;
@@ -18,10 +19,11 @@ describe('named (prepared) statements on PostgreSQL', { skip: engineSkip('postgr
         org_id: 'o',
         id: 'u',
         email: 'u@example.com',
+        password_change_required: false,
         email_key: 'u@example.com',
         active: true,
         created_date: '2026-01-01T00:00:00Z',
-        updated_date: '2026-01-01T00:00:00Z',
+        updated_date: backdated('2026-01-01T00:00:00Z'),
       })
       .execute();
   });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { seedUsers } from '../../src/cli/seed.js';
+import { seedUsers } from '../../src/tenancy/seed.js';
 import { updatedDateWatermark } from '../../src/db/watermark.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { ENGINES, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 for (const engine of ENGINES) {
   describe(`updatedDate watermark statements (${engine})`, () => {
@@ -13,7 +14,7 @@ for (const engine of ENGINES) {
     before(async () => {
       database = await createTestDatabase(engine, { onStatement: (sql) => statements.push(sql) });
       orgId = (await organizationsRepository(database.db).create('Ours')).id;
-      await seedUsers(database.db, orgId, 2);
+      await seedUsers(database.db, orgId, 2, DEFAULT_PASSWORD_POLICY);
     });
     after(() => database.drop());
 
@@ -33,7 +34,7 @@ for (const engine of ENGINES) {
         Array.from({ length: 8 }, () => first),
       );
       assert.equal(readings(), 0);
-      await seedUsers(database.db, orgId, 1);
+      await seedUsers(database.db, orgId, 1, DEFAULT_PASSWORD_POLICY);
       statements.length = 0;
       const later = await updatedDateWatermark(database.db, orgId);
       assert.equal(readings(), 1);

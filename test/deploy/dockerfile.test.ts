@@ -102,12 +102,16 @@ describe('training-api healthcheck (the container HEALTHCHECK)', () => {
     await server.destroy();
   });
 
-  function healthcheck(port: number) {
-    return run(process.execPath, ['bin/training-api.js', 'healthcheck'], { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port) } });
+  function healthcheck(port: number, ...options: string[]) {
+    return run(process.execPath, ['bin/training-api.js', 'healthcheck', ...options], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, PORT: String(port) },
+    });
   }
 
-  it('exits 0 while the server answers /healthz over HTTPS', async () => {
+  it('exits 0 while the server answers /healthz over HTTPS, saying so in JSON with --json', async () => {
     assert.equal((await healthcheck(server.port)).stdout, 'ok\n');
+    assert.deepEqual(JSON.parse((await healthcheck(server.port, '--json')).stdout), { status: 'ok' });
   });
 
   it('exits 1 with one line when nothing answers', async () => {

@@ -11,6 +11,8 @@ import { createUser, unique } from '../helpers/collections.js';
 import { eventsAfter, latestEventId } from '../helpers/events.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { GROUP_SCHEMA, ScimClient } from '../scim/scim-client.js';
+import { TEST_ACTOR } from '../helpers/actors.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 forEachEngine('event feed', (h) => {
   const last = () => latestEventId(h);
@@ -74,7 +76,8 @@ forEachEngine('event feed', (h) => {
     const byType = (type: string) => events.filter((event) => event.type === type).map((event) => event.data);
     assert.deepEqual(byType('user.updated'), [{ ...user, updatedDate: byType('user.updated')[0].updatedDate }]);
     assert.deepEqual(byType('userfieldvalues.updated'), [{ userId, values: { [fieldId]: 'Engineer' }, updatedDate: valuesDate }]);
-    assert.deepEqual(byType('useragreement.updated'), [{ userId, ...agreement }]);
+    // Agreeing was the user's last change: the event carries the updatedDate it set.
+    assert.deepEqual(byType('useragreement.updated'), [{ userId, ...agreement, updatedDate: user.updatedDate }]);
     assert.deepEqual(byType('offering.updated'), [offering]);
     assert.deepEqual(byType('registration.created')[0], registration);
     assert.deepEqual(byType('registration.ejected'), [ejected]);
@@ -106,8 +109,12 @@ forEachEngine('event feed', (h) => {
       assert.equal(refused.statusCode, 400);
       assert.deepEqual(refused.json().fieldErrors, { after: UNKNOWN_CURSOR });
     }
-    for (const query of [{ limit: '0' }, { offset: '1' }] as Record<string, string>[])
+    for (const query of [{ limit: '0' }, { limit: '1001' }, { offset: '1' }] as Record<string, string>[])
       assert.equal((await h.get('events', { query })).statusCode, 400);
+    // Beyond v5's 100: the feed gives pages of up to 1,000.
+    const largest = await h.get('events', { query: { limit: '1000' } });
+    assert.equal(largest.statusCode, 200);
+    assert.deepEqual(largest.json().results, all.slice(0, 1000));
   });
 
   it('records changes made through SCIM, which go through the same services', async () => {
@@ -134,25 +141,36 @@ forEachEngine('event feed', (h) => {
     });
     assert.equal(refused.statusCode, 400);
     await assert.rejects(
-      inTransaction(h.database.db, async (trx) => {
-        await usersService(trx).create({ orgId: h.org.id, tokenId: 'test', scopes: ['write'] }, { email: 'rolled-back@example.com' });
+      inTransaction(h.database.db, TEST_ACTOR, async (trx) => {
+        await usersService(trx, DEFAULT_PASSWORD_POLICY).create(
+          { orgId: h.org.id, tokenId: 'test', scopes: ['write'], actor: TEST_ACTOR },
+          { email: 'rolled-back@example.com' },
+        );
         throw new Error('rolled back');
       }),
       /rolled back/,
     );
     // Failing at the commit, after the events were written: they roll back with the change.
     await assert.rejects(
-      inTransaction(h.database.db, async (trx) => {
-        await usersService(trx).create({ orgId: h.org.id, tokenId: 'test', scopes: ['write'] }, { email: 'failed-commit@example.com' });
+      inTransaction(h.database.db, TEST_ACTOR, async (trx) => {
+        await usersService(trx, DEFAULT_PASSWORD_POLICY).create(
+          { orgId: h.org.id, tokenId: 'test', scopes: ['write'], actor: TEST_ACTOR },
+          { email: 'failed-commit@example.com' },
+        );
         beforeCommit(trx, () => Promise.reject(new Error('failed at the commit')));
       }),
       /failed at the commit/,
     );
-    // An event cannot be recorded where no unit of work would write it with its change.
+    // An event cannot be recorded where no unit of work would write it with its change: it does not
+    // compile, and a handle cast past the type check is refused all the same.
     const event = ['user.deleted', (await h.get(`users/${userId}`)).json<User>()] as const;
+    // @ts-expect-error A database handle is no unit of work.
     assert.throws(() => recordEvent(h.database.db, h.org.id, ...event), /unit of work/);
     await assert.rejects(
-      h.database.db.transaction().execute(async (trx) => recordEvent(trx, h.org.id, ...event)),
+      h.database.db.transaction().execute(async (trx) =>
+        // @ts-expect-error A transaction of Kysely's is no unit of work either.
+        recordEvent(trx, h.org.id, ...event),
+      ),
       /unit of work/,
     );
     assert.equal(await last(), afterCreate);
@@ -166,15 +184,15 @@ forEachEngine('event feed', (h) => {
 
   it('a nested unit of work that fails is rolled back to its savepoint, its event forgotten, and the outer one goes on', async () => {
     const start = await last();
-    const caller = { orgId: h.org.id, tokenId: 'test', scopes: ['write'] as const };
+    const caller = { orgId: h.org.id, tokenId: 'test', scopes: ['write'] as const, actor: TEST_ACTOR };
     const [kept, twin, after] = ['kept', 'twin', 'after'].map((name) => `${unique(name).replace(/\W/g, '')}@example.com`) as [string, string, string];
-    await inTransaction(h.database.db, async (trx) => {
-      const users = usersService(trx);
+    await inTransaction(h.database.db, TEST_ACTOR, async (trx) => {
+      const users = usersService(trx, DEFAULT_PASSWORD_POLICY);
       await users.create(caller, { email: kept });
       // Its own unit, nested: its user is written and its event recorded before the failure.
       await assert.rejects(
-        inTransaction(trx, async (inner) => {
-          await usersService(inner).create(caller, { email: twin });
+        inTransaction(trx, TEST_ACTOR, async (inner) => {
+          await usersService(inner, DEFAULT_PASSWORD_POLICY).create(caller, { email: twin });
           throw new Error('the nested unit fails');
         }),
         /the nested unit fails/,

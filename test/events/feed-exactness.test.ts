@@ -12,6 +12,8 @@ import { forEachEngine } from '../helpers/harness.js';
 import { sleep } from '../helpers/load.js';
 import { holdOpen, writerBesideTheApp } from '../helpers/held-transaction.js';
 import { ScimClient, GROUP_SCHEMA } from '../scim/scim-client.js';
+import { TEST_ACTOR } from '../helpers/actors.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 const email = () => `${unique('feed').replace(' ', '')}@example.com`;
 
@@ -29,7 +31,7 @@ forEachEngine('event feed order', (h) => {
   it('a consumer never skips an event that commits after later-numbered ones it already read', async (t) => {
     const consumer = new FeedConsumer(harnessFeed(h));
     await consumer.poll();
-    const held = holdOpen(beside.db, (trx) => usersService(trx).create(beside.caller, { email: email() }));
+    const held = holdOpen(beside.db, (trx) => usersService(trx, DEFAULT_PASSWORD_POLICY).create(beside.caller, { email: email() }));
     t.after(() => held.commit());
     const late = await held.written;
     // SQLite runs one write transaction at a time: nothing else can commit while this one is open.
@@ -70,8 +72,8 @@ forEachEngine('event feed order', (h) => {
       let secondStarted!: (xid: bigint) => void;
       const secondXid = new Promise<bigint>((resolve) => (secondStarted = resolve));
       t.after(() => reachUser());
-      const second = inTransaction(h.database.db, async (trx) => {
-        const users = usersService(trx);
+      const second = inTransaction(h.database.db, TEST_ACTOR, async (trx) => {
+        const users = usersService(trx, DEFAULT_PASSWORD_POLICY);
         await users.create(beside.caller, { email: email() });
         secondStarted(await transactionId(trx));
         await userReached;
@@ -79,13 +81,13 @@ forEachEngine('event feed order', (h) => {
       });
       const secondId = await secondXid;
       const third = holdOpen(h.database.db, async (trx) => {
-        const id = await usersService(trx).create(beside.caller, { email: email() });
+        const id = await usersService(trx, DEFAULT_PASSWORD_POLICY).create(beside.caller, { email: email() });
         return { id, xid: await transactionId(trx) };
       });
       t.after(() => third.commit());
       const thirdWritten = await third.written;
-      const firstXid = await inTransaction(h.database.db, async (trx) => {
-        await usersService(trx).update(beside.caller, userId, { firstName: 'First' });
+      const firstXid = await inTransaction(h.database.db, TEST_ACTOR, async (trx) => {
+        await usersService(trx, DEFAULT_PASSWORD_POLICY).update(beside.caller, userId, { firstName: 'First' });
         return transactionId(trx);
       });
       reachUser();

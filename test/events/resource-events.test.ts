@@ -77,6 +77,13 @@ forEachEngine('events of every resource', (h) => {
     const rehashed = await t.read(`users/${id}`);
     assert.notEqual(rehashed.updatedDate, LONG_AGO);
     assert.deepEqual(await t.changes(), [{ type: 'user.updated', data: rehashed, previousAttributes: { updatedDate: LONG_AGO } }]);
+    // The password it has already is no change, alone or beside one.
+    await assertSilent(h, t, 'users', `users/${id}`, () => t.put(`users/${id}`, { password: 'a new passphrase 2' }));
+    await setBack(h, 'users', [id]);
+    await t.put(`users/${id}`, { password: 'a new passphrase 2', locale: 'fr' });
+    assert.deepEqual(await t.changes(), [
+      { type: 'user.updated', data: await t.read(`users/${id}`), previousAttributes: { locale: null, updatedDate: LONG_AGO } },
+    ]);
 
     const tombstone = await t.read(`users/${id}`);
     await t.delete(`users/${id}`);
@@ -452,18 +459,26 @@ forEachEngine('events of every resource', (h) => {
 
     const userId = await t.create('users', { email: `${unique('agreeing').replace(' ', '')}@example.com` });
     await t.changes();
+    // What a user agreed to is part of the user: the event carries the updatedDate it moved, as a values event does.
+    await setBack(h, 'users', [userId]);
     await t.put(`users/${userId}/agreements/custom`, { agreed: true });
     const agreed = await t.read(`users/${userId}/agreements/custom`);
+    const { updatedDate } = await t.read(`users/${userId}`);
+    assert.notEqual(updatedDate, LONG_AGO);
     assert.deepEqual(await t.changes(), [
-      { type: 'useragreement.updated', data: { userId, ...agreed }, previousAttributes: { agreed: false, agreedDate: null } },
+      {
+        type: 'useragreement.updated',
+        data: { userId, ...agreed, updatedDate },
+        previousAttributes: { agreed: false, agreedDate: null, updatedDate: LONG_AGO },
+      },
     ]);
     await assertSilent(h, t, 'users', `users/${userId}`, () => t.put(`users/${userId}/agreements/custom`, { agreed: true }));
     await t.put(`users/${userId}/agreements/custom`, { agreed: false });
     assert.deepEqual(await t.changes(), [
       {
         type: 'useragreement.updated',
-        data: { userId, ...(await t.read(`users/${userId}/agreements/custom`)) },
-        previousAttributes: { agreed: true, agreedDate: agreed.agreedDate },
+        data: { userId, ...(await t.read(`users/${userId}/agreements/custom`)), updatedDate: (await t.read(`users/${userId}`)).updatedDate },
+        previousAttributes: { agreed: true, agreedDate: agreed.agreedDate, updatedDate: LONG_AGO },
       },
     ]);
     await assertSilent(h, t, 'users', `users/${userId}`, () => t.put(`users/${userId}/agreements/custom`, { agreed: false }));

@@ -7,10 +7,11 @@ import { runCli } from '../helpers/cli.js';
 import { eventsAfter } from '../helpers/events.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { ENTERPRISE, ScimClient, USER_SCHEMA } from '../scim/scim-client.js';
+import { backdated } from '../helpers/actors.js';
 
 const CUSTOM = 'urn:example:params:scim:schemas:extension:acme:2.0:User';
 /** An updatedDate no write of the test can give: a write that moved it would show. */
-const LONG_AGO = '2001-01-01T00:00:00Z';
+const LONG_AGO = backdated('2001-01-01T00:00:00Z');
 
 forEachEngine('events of SCIM and the user import', (h) => {
   let scim: ScimClient;
@@ -100,8 +101,16 @@ forEachEngine('events of SCIM and the user import', (h) => {
 
   it('a SCIM write that changes something records what changed, with the previous values', async () => {
     const id = await scim.createUser({ userName: 'changer@example.com', name: { givenName: 'Ada' }, [ENTERPRISE]: { employeeNumber: 7 } });
+    // The user and its values, of one request: before it, there was no user, hence no updatedDate.
+    const created = await newEvents();
+    assert.deepEqual(
+      created.map((event) => [event.type, event.data.updatedDate, event.previousAttributes]),
+      [
+        ['user.created', (await user(id)).updatedDate, undefined],
+        ['userfieldvalues.updated', (await user(id)).updatedDate, { values: {}, updatedDate: null }],
+      ],
+    );
     await backdate(id);
-    await newEvents();
 
     assert.equal((await scim.patch(`/Users/${id}`, [{ op: 'replace', path: 'name.givenName', value: 'Augusta' }])).statusCode, 200);
     const renamed = await newEvents();
@@ -136,9 +145,12 @@ forEachEngine('events of SCIM and the user import', (h) => {
       both.map((event) => event.type),
       ['user.updated', 'userfieldvalues.updated'],
     );
+    // Both events of the request name the updatedDate before it, and the one it set.
+    const changed = (await user(id)).updatedDate;
     assert.deepEqual(both[0].previousAttributes, { lastName: null, updatedDate: LONG_AGO });
-    assert.deepEqual(both[1].previousAttributes.values, { [employeeNumber]: 8 });
-    assert.deepEqual(both[1].data.values, { [employeeNumber]: 8, [costCenter]: 'CC-2' });
+    assert.deepEqual(both[1].previousAttributes, { values: { [employeeNumber]: 8 }, updatedDate: LONG_AGO });
+    assert.deepEqual(both[1].data, { userId: id, values: { [employeeNumber]: 8, [costCenter]: 'CC-2' }, updatedDate: changed });
+    assert.equal(both[0].data.updatedDate, changed);
   });
 
   it('SCIM group writes record user.updated for each user whose tags changed, and only for them', async () => {
@@ -221,6 +233,8 @@ forEachEngine('events of SCIM and the user import', (h) => {
       'userfieldvalues.updated',
     ]);
     const ids = created.filter((event) => event.type === 'user.created').map((event) => event.data.id as string);
+    // Before the batch that created them, the users had no updatedDate.
+    for (const event of created.filter((event) => event.type === 'userfieldvalues.updated')) assert.equal(event.previousAttributes.updatedDate, null);
     await backdate(...ids);
 
     assert.match(await importFile('again.csv', [header, ...rows]), /: 0 created, 0 updated, 3 unchanged, 0 userfield values set$/);
@@ -244,6 +258,20 @@ forEachEngine('events of SCIM and the user import', (h) => {
     assert.deepEqual(valueChange.data, { userId: gus, values: { [costCenter]: 'CC-1' }, updatedDate: (await user(gus)).updatedDate });
     assert.deepEqual(valueChange.previousAttributes, { values: { [costCenter]: 'CC-2' }, updatedDate: LONG_AGO });
     assert.equal((await user(eve)).updatedDate, LONG_AGO, 'her password, tags and values are as stored');
+
+    // A row changing the user and a value: both events name the updatedDate before the batch.
+    await backdate(gus);
+    const both = [rows[0], renamed[1], 'gus@import.example,Gustav,Grant,,,,,CC-2'] as string[];
+    assert.match(await importFile('both.csv', [header, ...both]), /: 0 created, 1 updated, 2 unchanged, 1 userfield values set$/);
+    const changes = await newEvents();
+    const changed = (await user(gus)).updatedDate;
+    assert.deepEqual(
+      changes.map((event) => [event.type, event.data.updatedDate, event.previousAttributes]),
+      [
+        ['user.updated', changed, { firstName: 'Gus', updatedDate: LONG_AGO }],
+        ['userfieldvalues.updated', changed, { values: { [costCenter]: 'CC-1' }, updatedDate: LONG_AGO }],
+      ],
+    );
   });
 
   it('an export imported back into its organization changes nothing', async () => {

@@ -6,10 +6,13 @@ import { eventually } from '../helpers/eventually.js';
 import { changedSince, createUser, unique } from '../helpers/collections.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { holdOpen, writerBesideTheApp } from '../helpers/held-transaction.js';
-import { sleep } from '../helpers/load.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 const WATERMARK = 'updated-date-watermark';
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+/** Waits until the clock's second, what timestamps are written in, is later than `timestamp`. */
+const secondAfter = (timestamp: string) => eventually(() => now() > timestamp, { what: `a second after ${timestamp}`, intervalMs: 20 });
 
 forEachEngine('updatedDate watermark', (h) => {
   const beside = writerBesideTheApp(h);
@@ -34,12 +37,12 @@ forEachEngine('updatedDate watermark', (h) => {
   it('a change whose transaction is open across the list call is read by the next run, which resumes from the watermark', async (t) => {
     const email = `${unique('held').replace(' ', '')}@example.com`;
     const userId = await h.create('users', { email, firstName: 'Before' });
-    const held = holdOpen(beside.db, (trx) => usersService(trx).update(beside.caller, userId, { firstName: 'Held' }));
+    const held = holdOpen(beside.db, (trx) => usersService(trx, DEFAULT_PASSWORD_POLICY).update(beside.caller, userId, { firstName: 'Held' }));
     t.after(() => held.commit());
     await held.written;
     // The run reads the list a second after the change took its timestamp, as a long import or
     // group write, or a change waiting for a lock, would have it.
-    await sleep(1100);
+    await secondAfter(now());
     const listedAt = now();
     const run = await changedSince(h, 'users');
     assert.equal(run.items.find((user) => user.id === userId)?.firstName, 'Before', 'not committed yet: not in this run');
@@ -60,13 +63,13 @@ forEachEngine('updatedDate watermark', (h) => {
     const userId = await createUser(h);
     const watermark = async () => String((await h.get('users', { query: { limit: '1' } })).headers[WATERMARK]);
     for (const [who, update] of [
-      ['another connection', () => usersService(beside.db).update(beside.caller, userId, { firstName: 'Beside' })],
+      ['another connection', () => usersService(beside.db, DEFAULT_PASSWORD_POLICY).update(beside.caller, userId, { firstName: 'Beside' })],
       ['the app', () => h.put(`users/${userId}`, { firstName: 'App' })],
     ] as const) {
       await watermark();
       await watermark();
       // A change a second later than what the lists before could read.
-      await sleep(1100);
+      await secondAfter(now());
       await update();
       const { updatedDate } = (await h.get(`users/${userId}`)).json();
       if (h.engine === 'sqlite') assert.ok((await watermark()) >= updatedDate, `${who}: the next list's watermark reaches ${updatedDate}`);

@@ -23,8 +23,8 @@ export function isScimError(status: number, body: any): boolean {
   return Array.isArray(body?.schemas) && body.schemas.includes(SCIM_ERROR) && body.status === String(status) && typeof body.detail === 'string';
 }
 
-/** Routes that answer a 5xx by design: SCIM's /Bulk is 501 while bulk is unsupported (RFC 7644 §3.7). */
-const NOT_IMPLEMENTED: Record<string, number> = { 'POST /scim/v2/Bulk': 501 };
+/** Routes that answer a 5xx by design: SCIM's /Bulk and root /.search are 501, being unsupported (RFC 7644 §3.7, §3.4.3). */
+const NOT_IMPLEMENTED: Record<string, number> = { 'POST /scim/v2/Bulk': 501, 'POST /scim/v2/.search': 501 };
 
 /**
  * What a route promises, read from the OpenAPI document the server publishes (and, for SCIM, which

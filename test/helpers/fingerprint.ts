@@ -5,18 +5,22 @@ import type { Engine } from '../../src/db/database.js';
  * What a request may write without changing anything a client sees: authentication records when a
  * token or client was last used (any table's `last_used_date`), and a read of the event feed gives
  * the events committed since the last read their positions (`events.position` and the table
- * `event_feeds`; see src/events/feed-positions.ts).
+ * `event_feeds`; see src/events/feed-positions.ts), and a SCIM request is kept in its
+ * organization's log of them (`scim_requests`, src/scim/request-log.ts).
  */
 const BOOKKEEPING_COLUMNS = new Set(['last_used_date', 'events.position']);
-const BOOKKEEPING_TABLES = new Set(['event_feeds']);
+const BOOKKEEPING_TABLES = new Set(['event_feeds', 'scim_requests']);
 const COUNTS = 'test_row_writes';
 
 async function tablesOf(db: Kysely<any>, engine: Engine): Promise<Map<string, string[]>> {
+  // Ordinary tables only: SQLite's name index (a virtual table and its shadow tables) follows `users`.
   const rows =
     engine === 'sqlite'
       ? await sql<{ table_name: string; column_name: string }>`
-          select m.name as table_name, p.name as column_name from sqlite_master m, pragma_table_info(m.name) p
-          where m.type = 'table' and m.name not like 'sqlite_%' and m.name not like 'kysely_%' order by m.name, p.cid`.execute(db)
+          select m.name as table_name, p.name as column_name from pragma_table_list m, pragma_table_info(m.name) p
+          where m.schema = 'main' and m.type = 'table' and m.name not like 'sqlite_%' and m.name not like 'kysely_%' order by m.name, p.cid`.execute(
+          db,
+        )
       : await sql<{ table_name: string; column_name: string }>`
           select table_name, column_name from information_schema.columns
           where table_schema = current_schema() and table_name not like 'kysely_%' order by table_name, ordinal_position`.execute(db);

@@ -4,11 +4,12 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import type { ApiInstance } from '../../src/http/api-instance.js';
 import type { Engine } from '../../src/db/database.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
 import { ALL_ENGINES, createTestDatabase, engineSkip, type TestDatabase } from './database.js';
 import { documentedResponses, type DocumentedResponses } from './documented-responses.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 export interface Organization {
   id: string;
@@ -46,6 +47,7 @@ export class Harness {
     this.database = await createTestDatabase(this.engine, { onStatement: (sql) => this.statements?.push(sql) });
     const logs = this.logs;
     this.app = await buildApp({
+      passwordPolicy: DEFAULT_PASSWORD_POLICY,
       db: this.database.db,
       logger: {
         level: 'info',

@@ -1,9 +1,10 @@
 import { after, before } from 'node:test';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Caller } from '../../src/auth/caller.js';
 import { openDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
-import { beforeCommit, inTransaction } from '../../src/db/unit-of-work.js';
+import { beforeCommit, inTransaction, type UnitOfWork } from '../../src/db/unit-of-work.js';
+import { TEST_ACTOR } from './actors.js';
 import type { Harness } from './harness.js';
 
 export interface HeldTransaction<T> {
@@ -18,12 +19,12 @@ export interface HeldTransaction<T> {
  * committed, until `commit()`: a long transaction (a batch of an import, a large group) caught in
  * the middle.
  */
-export function holdOpen<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): HeldTransaction<T> {
+export function holdOpen<T>(db: Kysely<Database>, work: (trx: UnitOfWork) => Promise<T>): HeldTransaction<T> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let written!: (result: T) => void;
   const whenWritten = new Promise<T>((resolve) => (written = resolve));
-  const done = inTransaction(db, async (trx) => {
+  const done = inTransaction(db, TEST_ACTOR, async (trx) => {
     const result = await work(trx);
     // A step added last runs after the events' rows were inserted.
     beforeCommit(trx, async () => {
@@ -68,7 +69,7 @@ export function writerBesideTheApp(h: Harness): { readonly db: Kysely<Database>;
       return beside.db;
     },
     get caller(): Caller {
-      return { orgId: h.org.id, tokenId: 'test', scopes: ['write'] };
+      return { orgId: h.org.id, tokenId: 'test', scopes: ['write'], actor: TEST_ACTOR };
     },
   };
 }

@@ -154,4 +154,5 @@ export const VALID_BODIES: Record<string, (own: Record<string, string>) => unkno
   'POST /scim/v2/Users/.search': () => ({ filter: 'active eq true', count: 5 }),
   'POST /scim/v2/Groups/.search': () => ({ count: 5 }),
   'POST /scim/v2/Bulk': () => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'], Operations: [] }),
+  'POST /scim/v2/.search': () => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], count: 5 }),
 };

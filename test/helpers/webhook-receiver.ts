@@ -1,6 +1,11 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/schema.js';
+import { newSigningSecret } from '../../src/events/webhooks/signing.js';
+import { newId } from '../../src/lib/ids.js';
+import { now } from '../../src/lib/time.js';
 import { eventually } from './eventually.js';
 import type { ServerProcess } from './server-process.js';
 
@@ -87,4 +92,33 @@ export async function untilDeliveriesSettled(server: ServerProcess, token: strin
     },
     { what: `every delivery of webhook ${webhookId} settled`, timeoutMs, intervalMs: 100 },
   );
+}
+
+/** 271 characters, each label within DNS's 63: over the 253 a name may have, and the 255 bytes TLS's server name may. */
+export const LONG_HOST = `${['a', 'b', 'c', 'd'].map((letter) => letter.repeat(63)).join('.')}.hookexample.com`;
+
+/**
+ * A webhook written straight into the database, as one saved before the rules that now refuse its
+ * URL would be: what its deliveries do is the delivery's own check. Returns its id.
+ */
+export async function storeWebhook(db: Kysely<Database>, orgId: string, url: string, events: readonly string[]): Promise<string> {
+  const id = newId();
+  const at = now();
+  await db
+    .insertInto('webhooks')
+    .values({
+      org_id: orgId,
+      id,
+      url,
+      description: null,
+      event_types: events.join(' '),
+      secret: newSigningSecret(),
+      created_date: at,
+      updated_date: at,
+      failing_since: null,
+      disabled_date: null,
+      disabled_reason: null,
+    })
+    .execute();
+  return id;
 }

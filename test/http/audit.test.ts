@@ -63,7 +63,7 @@ forEachEngine('audit trail', (h) => {
     assert.equal(typeof line.tokenId, 'string');
     const text = h.logs.join('');
     assert.equal(text.includes(accessToken), false);
-    assert.equal(text.includes(secret), false);
+    assert.equal(text.includes(secret!), false);
   });
 
   it('leaves requests without a valid token unattributed', async () => {

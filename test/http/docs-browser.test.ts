@@ -3,35 +3,25 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, browserSkip, launchBrowser } from '../helpers/browser.js';
 import { ServerProcess } from '../helpers/server-process.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Where the screenshot goes: dist/ unless told (`DOCS_SCREENSHOT=docs/docs-page.png` refreshes the README's). */
 const SCREENSHOT = resolve(ROOT, process.env.DOCS_SCREENSHOT ?? 'dist/screenshots/docs-page.png');
-/** Chromium as a quiet, headless test browser: no sandbox (containers), no GPU, nothing fetched in the background. */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const absent = existsSync(CHROMIUM)
-  ? false
-  : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the /docs browser test is skipped`;
 
-describe('/docs in a real browser', { skip: absent }, () => {
+/** The operation of `method` and `path` on the page. */
+const operation = (page: Page, method: string, path: string) =>
+  page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+
+describe('/docs in a real browser', { skip: browserSkip }, () => {
   let server: ServerProcess;
   let browser: Browser;
 
   before(async () => {
     server = await ServerProcess.start();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -60,19 +50,47 @@ describe('/docs in a real browser', { skip: absent }, () => {
     await bearer.locator('button.authorize').click();
     await page.locator('.dialog-ux button.btn-done').first().click();
 
-    const operation = page.locator('.opblock-get').filter({ has: page.locator('.opblock-summary-path[data-path="/users"]') });
-    await operation.locator('.opblock-summary').click();
-    await operation.locator('button.try-out__btn').click();
-    await operation.locator('button.execute').click();
-    const status = operation.locator('.live-responses-table .response .response-col_status').first();
+    const list = operation(page, 'get', '/users');
+    await list.locator('.opblock-summary').click();
+    await list.locator('button.try-out__btn').click();
+    await list.locator('button.execute').click();
+    const status = list.locator('.live-responses-table .response .response-col_status').first();
     await status.waitFor();
     assert.equal((await status.innerText()).trim(), '200');
-    assert.match(await operation.locator('.live-responses-table .response .response-col_description').first().innerText(), /"ada@example\.com"/);
+    assert.match(await list.locator('.live-responses-table .response .response-col_description').first().innerText(), /"ada@example\.com"/);
 
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
     assert.ok(existsSync(SCREENSHOT));
     assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('has the title of the project, and no serious or critical violation of axe-core: opened, authorizing, trying operations', async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`https://localhost:${server.port}/docs/`);
+    await page.locator('.swagger-ui .information-container .title').waitFor();
+    assert.equal(await page.title(), 'Training Platform REST API: reference');
+    const violations: Record<string, unknown> = { opened: await axeViolations(page) };
+
+    await page.locator('button.btn.authorize').first().click();
+    await page.locator('.dialog-ux .auth-container').first().waitFor();
+    violations.authorizing = await axeViolations(page);
+    await page.locator('.dialog-ux button.close-modal').click();
+
+    const list = operation(page, 'get', '/users');
+    await list.locator('.opblock-summary').click();
+    await list.locator('button.try-out__btn').click();
+    await list.locator('button.execute').click();
+    await list.locator('.live-responses-table .response').first().waitFor();
+    const create = operation(page, 'post', '/users');
+    await create.locator('.opblock-summary').click();
+    await create.locator('button.try-out__btn').click();
+    await create.locator('textarea.body-param__text').waitFor();
+    violations.trying = await axeViolations(page);
+
+    assert.deepEqual(violations, { opened: [], authorizing: [], trying: [] });
     await context.close();
   });
 });

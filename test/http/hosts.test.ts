@@ -15,6 +15,12 @@ function from(h: Harness, remoteAddress: string, url: string, headers: Record<st
   });
 }
 
+/** The 400 of a Host naming none of the hosts served: what it got, and the settings that serve it. */
+function unknownHost(host: string) {
+  const message = `The Host header names "${host}", a host this server does not serve: set PUBLIC_URL to the address clients use, or add the host to ALLOWED_HOSTS`;
+  return { message, errors: [message] };
+}
+
 function loggedAddress(h: Harness, requestId: string): string | undefined {
   return h.logs.map((line) => JSON.parse(line)).find((entry) => entry.requestId === requestId && entry.req)?.req.remoteAddress;
 }
@@ -39,10 +45,7 @@ forEachEngine(
           await h.get('users', { token: null, headers: { host } }),
         ]) {
           assert.equal(response.statusCode, 400, host);
-          assert.deepEqual(response.json(), {
-            message: 'The Host header names a host this server does not serve',
-            errors: ['The Host header names a host this server does not serve'],
-          });
+          assert.deepEqual(response.json(), unknownHost(host));
           assert.equal(response.headers.location, undefined);
           assert.ok(response.headers['x-request-id']);
         }
@@ -131,11 +134,6 @@ async function rawRequest(port: number, head: string): Promise<RawAnswer> {
   return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(lines)?.[1] ?? 0), body: body ? JSON.parse(body) : undefined };
 }
 
-const UNKNOWN_HOST = {
-  message: 'The Host header names a host this server does not serve',
-  errors: ['The Host header names a host this server does not serve'],
-};
-
 describe('hosts over real connections', { timeout: 120_000 }, () => {
   let server: ServerProcess;
   let behindUrl: ServerProcess;
@@ -162,7 +160,7 @@ describe('hosts over real connections', { timeout: 120_000 }, () => {
 
     const evil = await get('https://evil.example/api/v5/users?limit=1');
     assert.equal(evil.status, 400);
-    assert.deepEqual(evil.body, UNKNOWN_HOST);
+    assert.deepEqual(evil.body, unknownHost('evil.example'));
     assert.equal((await get(`https://evil.example:${server.port}/api/v5/users?limit=1`)).status, 400);
 
     const served = await get(`https://${own}/api/v5/users?limit=1`);
@@ -192,8 +190,15 @@ describe('hosts over real connections', { timeout: 120_000 }, () => {
     for (const host of ['localhost:1', 'localhost', `localhost:${server.port + 1}`, '127.0.0.1:443']) {
       const refused = await get(server.port, host);
       assert.equal(refused.status, 400, host);
-      assert.deepEqual(refused.body, UNKNOWN_HOST);
+      const message = `The Host header names "${host}", but this server listens on port ${server.port}: name that port, or set PUBLIC_URL to the address clients use (behind a port mapping)`;
+      assert.deepEqual(refused.body, { message, errors: [message] });
     }
+    // A proxy such as nginx forwarding the public name, with neither PUBLIC_URL nor ALLOWED_HOSTS naming it.
+    const proxied = await get(server.port, 'training.example.com');
+    assert.equal(proxied.status, 400);
+    assert.deepEqual(proxied.body, unknownHost('training.example.com'));
+    const long = `${'h'.repeat(300)}.example`;
+    assert.deepEqual((await get(server.port, long)).body, unknownHost(`${'h'.repeat(261)}...`));
     const served = await get(server.port, `LOCALHOST:${server.port}`);
     assert.equal(served.status, 200);
     assert.equal(served.body.next, `https://LOCALHOST:${server.port}/api/v5/users?limit=1&offset=1`);

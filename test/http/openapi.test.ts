@@ -142,8 +142,18 @@ forEachEngine(
       for (const url of urls) {
         assert.equal(url.format, 'uri');
         const pattern = new RegExp(url.pattern, 'u');
-        for (const text of ['https://hooks.example.com/in', 'HTTPS://hooks.example.com:8443/in?x=1', 'https://localhost/'])
+        const longest = `${['a', 'b', 'c'].map((letter) => letter.repeat(63)).join('.')}.${'d'.repeat(61)}`;
+        for (const text of [
+          'https://hooks.example.com/in',
+          'HTTPS://hooks.example.com:8443/in?x=1',
+          `https://${longest}/`,
+          `https://${longest}./`,
+          'https://internal.example.com/',
+          'https://localhost.example.com/',
+          'https://ip6-localhost.example/',
+        ]) {
           assert.equal(pattern.test(text), true, text);
+        }
         for (const text of [
           'http://hooks.example.com/',
           'https://10.0.0.1/',
@@ -152,6 +162,19 @@ forEachEngine(
           'https://user@hooks.example.com/',
           'https://0x7f.1/',
           'ftp://hooks.example.com/',
+          `https://${longest}d/`,
+          `https://${'a'.repeat(64)}.example.com/`,
+          'https://a..example.com/',
+          'https://localhost/',
+          'https://LocalHost.:8443/',
+          'https://hooks.localhost/',
+          'https://IP6-localhost/',
+          'https://ip6-loopback./x',
+          'https://metadata.google.internal/',
+          'https://printer.LOCAL/',
+          'https://router.home.arpa/',
+          'https://example.com\\@127.0.0.1/',
+          'https://example.com/a\\b',
         ]) {
           assert.equal(pattern.test(text), false, text);
         }
@@ -198,6 +221,16 @@ forEachEngine('OpenAPI document, exact', (h) => {
       }),
       ['users.list', 'users.create', 'users.get', 'users.update', 'users.delete', 'userfieldValues.replace'],
     );
+  });
+
+  it("states each operation's scope: read for one that only reads (which a write token grants too), write for the others", () => {
+    const grantedBy = (...scopes: string[]) => ['bearer', 'oauth2'].flatMap((scheme) => scopes.map((scope) => ({ [scheme]: [scope] })));
+    for (const { path, method, operation, api } of operations()) {
+      if (!api) continue;
+      assert.deepEqual(operation.security, method === 'get' ? grantedBy('read', 'write') : grantedBy('write'), `${method} ${path}`);
+    }
+    assert.deepEqual(Object.keys(doc.components.securitySchemes.oauth2.flows.clientCredentials.scopes), ['read', 'write', 'scim']);
+    assert.equal(doc.security, undefined, 'no requirement of the whole document to contradict an operation');
   });
 
   it('documents 201 and 204 without a body (but the new webhook with its secret), 201 with its Location', () => {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { tokensService } from '../../src/auth/tokens.service.js';
+import { eventually } from '../helpers/eventually.js';
 import { forEachEngine, type Response } from '../helpers/harness.js';
 
 const NO_SUCH_ID = { errors: ['No resource exists with the given id.'] };
@@ -11,6 +13,8 @@ const GENERATED_REQUEST_ID = /^[0-9a-f]{32}$/;
 const UNSUPPORTED_MEDIA_TYPE = { errors: ['A request body must be sent with Content-Type: application/json'] };
 const UNKNOWN_ID = '0190f5d2a1b27c3d8e4f5a6b7c8d9e0f';
 const BODY_LIMIT = 4096;
+/** The app's own body limit, where the tests do not set one. */
+const APP_BODY_LIMIT = 1024 * 1024;
 
 function assertStatus(response: Response, status: number): void {
   assert.equal(response.statusCode, status, `expected ${status}, got ${response.statusCode}: ${response.body}`);
@@ -69,6 +73,41 @@ function exchange(port: number, request: string): Promise<string> {
     socket.on('close', () => resolve(received));
     socket.on('error', reject);
   });
+}
+
+/** Interim (1xx) answers at the start of what was received. */
+const INTERIM = /^(?:HTTP\/1\.1 1\d\d [^\r]*\r\n(?:[^\r]+\r\n)*\r\n)*/;
+
+/**
+ * A connection that sends a request in steps: `send` writes, `answer` waits until a final answer (after
+ * any 1xx) has all its body, and returns everything received so far.
+ */
+async function stepwise(port: number) {
+  const socket = connect({ host: '127.0.0.1', port });
+  await once(socket, 'connect');
+  let received = '';
+  let closed = false;
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('close', () => (closed = true));
+  const complete = () => {
+    const final = received.slice(INTERIM.exec(received)![0].length);
+    const end = final.indexOf('\r\n\r\n');
+    if (end < 0) return false;
+    const length = Number(/\r\ncontent-length: (\d+)/i.exec(final.slice(0, end))?.[1] ?? 0);
+    return Buffer.byteLength(final.slice(end + 4)) >= length;
+  };
+  return {
+    send: (text: string) => socket.write(text),
+    /** What was received once `done` holds of it (or the connection closed). */
+    until: async (done: (received: string) => boolean) => {
+      await eventually(() => closed || done(received), { what: 'an answer' });
+      return received;
+    },
+    answer: () => eventually(() => closed || complete(), { what: 'a final answer' }).then(() => received),
+    closed: () => eventually(() => closed, { what: 'the connection closed' }),
+    destroy: () => socket.destroy(),
+  };
 }
 
 let emailCount = 0;
@@ -535,6 +574,40 @@ forEachEngine('protocol', (h) => {
       const answer = await refusal('POST /api/v5/users HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}');
       assert.equal(answer.status, 417);
       assert.deepEqual(answer.body, { errors: ['The only expectation supported is Expect: 100-continue'] });
+    });
+
+    it("answers Expect: 100-continue with 413 at once, without 100 Continue, when Content-Length is over the route's limit", async () => {
+      const head = (path: string, type: string, length: number, token = `Authorization: Bearer ${h.org.token}\r\n`) =>
+        `POST ${path} HTTP/1.1\r\nHost: x\r\n${token}Content-Type: ${type}\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
+      const over = await stepwise(await listening());
+      over.send(head('/api/v5/users', 'application/json', APP_BODY_LIMIT + 1));
+      const refused = await over.answer();
+      assert.match(refused, /^HTTP\/1\.1 413 /);
+      assert.match(refused, /\r\nConnection: close\r\n/i);
+      assert.deepEqual(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4)), {
+        errors: [`The request body exceeds the limit of ${APP_BODY_LIMIT} bytes`],
+      });
+      await over.closed();
+
+      // Refused before the body is read: no 100 Continue either.
+      const anonymous = await stepwise(await listening());
+      anonymous.send(head('/api/v5/users', 'application/json', 20, ''));
+      assert.match(await anonymous.answer(), /^HTTP\/1\.1 401 /);
+      await anonymous.closed();
+
+      const body = JSON.stringify({ email: newEmail() });
+      const within = await stepwise(await listening());
+      within.send(head('/api/v5/users', 'application/json', Buffer.byteLength(body)));
+      assert.equal(await within.until((received) => received.includes('\r\n\r\n')), 'HTTP/1.1 100 Continue\r\n\r\n');
+      within.send(body);
+      assert.match(await within.answer(), /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+      within.destroy();
+
+      // An import's limit is its own: 64 MiB.
+      const file = await stepwise(await listening());
+      file.send(head('/api/v5/imports', 'text/csv', 2 * 1024 * 1024));
+      assert.equal(await file.until((received) => received.includes('\r\n\r\n')), 'HTTP/1.1 100 Continue\r\n\r\n');
+      file.destroy();
     });
 
     it('answers CONNECT with 405 and Allow', async () => {

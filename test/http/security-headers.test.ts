@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { listenTls, type RunningServer } from '../../src/server/listener.js';
 import { ensureSelfSignedCertificate } from '../../src/server/tls-certificate.js';
+import { browserSkip, launchBrowser } from '../helpers/browser.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { forEachEngine, type Response } from '../helpers/harness.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 function assertSecurityHeaders(response: Response, label: string): void {
   assert.match(String(response.headers['strict-transport-security']), /^max-age=\d{7,}/, label);
@@ -93,7 +93,7 @@ forEachEngine('security headers', (h) => {
   });
 });
 
-describe('the /docs page in a browser', { skip: existsSync(CHROMIUM) ? false : `needs ${CHROMIUM} for playwright-core` }, () => {
+describe('the /docs page in a browser', { skip: browserSkip }, () => {
   let database: TestDatabase;
   let server: RunningServer;
   let dir: string;
@@ -102,7 +102,7 @@ describe('the /docs page in a browser', { skip: existsSync(CHROMIUM) ? false : `
     dir = mkdtempSync(path.join(tmpdir(), 'training-api-docs-'));
     database = await createTestDatabase('sqlite');
     const tls = await ensureSelfSignedCertificate(dir);
-    const app = await buildApp({ db: database.db, https: { key: tls.key, cert: tls.cert } });
+    const app = await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: database.db, https: { key: tls.key, cert: tls.cert } });
     server = await listenTls(app, { host: '127.0.0.1', port: 0 });
   });
 
@@ -113,8 +113,7 @@ describe('the /docs page in a browser', { skip: existsSync(CHROMIUM) ? false : `
   });
 
   it('renders the reference without a Content Security Policy violation', async () => {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ ignoreHTTPSErrors: true });
       const page = await context.newPage();

@@ -10,9 +10,11 @@ import { openDatabase } from '../../src/db/database.js';
 import { runCli } from '../helpers/cli.js';
 import { eventsAfter } from '../helpers/events.js';
 import { forEachEngine } from '../helpers/harness.js';
+import { backdated, TEST_ACTOR } from '../helpers/actors.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 /** An updatedDate no write of the test can give: a write that moved it would show. */
-const LONG_AGO = '2001-01-01T00:00:00Z';
+const LONG_AGO = backdated('2001-01-01T00:00:00Z');
 
 forEachEngine('an import batch updating some of its users', (h) => {
   const dir = mkdtempSync(join(tmpdir(), 'import-updates-'));
@@ -77,7 +79,8 @@ forEachEngine('an import batch updating some of its users', (h) => {
     assert.deepEqual(moved.previousAttributes, { firstName: 'P7', tags: ['staff'], updatedDate: LONG_AGO });
     assert.equal(movedValues.type, 'userfieldvalues.updated');
     assert.deepEqual(movedValues.data, { userId: p7, values: { [number]: 70, [team]: 'Blue' }, updatedDate: (await user(p7)).updatedDate });
-    assert.deepEqual(movedValues.previousAttributes, { values: { [number]: 7, [team]: 'Red' }, updatedDate: moved.data.updatedDate });
+    // Both events of the user's row name its updatedDate before the batch.
+    assert.deepEqual(movedValues.previousAttributes, { values: { [number]: 7, [team]: 'Red' }, updatedDate: LONG_AGO });
     assert.deepEqual(await user(p7), { ...moved.data, updatedDate: movedValues.data.updatedDate });
 
     for (const id of [p1, p4, p7]) assert.notEqual((await user(id)).updatedDate, LONG_AGO);
@@ -87,7 +90,7 @@ forEachEngine('an import batch updating some of its users', (h) => {
   });
 
   it('refuses a batch whose row the services refuse now, naming the row, and writes none of it', async () => {
-    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'] };
+    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'], actor: TEST_ACTOR };
     const [kim, lou, max] = [
       await h.create('users', { email: 'kim@batch.example' }),
       await h.create('users', { email: 'lou@batch.example' }),
@@ -100,18 +103,21 @@ forEachEngine('an import batch updating some of its users', (h) => {
       { number: 3, user: { email: 'lou@batch.example', firstName: 'Lou' }, values: {}, existingId: lou },
       { number: 4, user: { email: 'max@batch.example', lastName: 'Changed' }, values: {}, existingId: max },
     ];
-    const stale = await plannedWrites(h.database.db, h.org.id, rows, false);
+    const stale = await plannedWrites(h.database.db, h.org.id, rows, { dryRun: false, parallelism: 2 });
     assert.equal((await h.delete(`users/${lou}`)).statusCode, 204);
-    await assert.rejects(writeBatch(h.database.db, caller, stale, 0, new Set()), (error: Error) => {
+    await assert.rejects(writeBatch(h.database.db, caller, stale, 0, new Set(), DEFAULT_PASSWORD_POLICY), (error: Error) => {
       assert.ok(error instanceof ImportInterrupted);
       assert.match(error.message, /^row 3: /);
       return true;
     });
 
     // Max takes the email Kim's row gives her.
-    const renamed = await plannedWrites(h.database.db, h.org.id, [{ ...rows[0]!, user: { email: 'new@batch.example' } }, rows[2]!], false);
+    const renamed = await plannedWrites(h.database.db, h.org.id, [{ ...rows[0]!, user: { email: 'new@batch.example' } }, rows[2]!], {
+      dryRun: false,
+      parallelism: 2,
+    });
     assert.equal((await h.put(`users/${max}`, { email: 'new@batch.example' })).statusCode, 204);
-    await assert.rejects(writeBatch(h.database.db, caller, renamed, 0, new Set()), (error: Error) => {
+    await assert.rejects(writeBatch(h.database.db, caller, renamed, 0, new Set(), DEFAULT_PASSWORD_POLICY), (error: Error) => {
       assert.ok(error instanceof ImportInterrupted);
       assert.match(error.message, /^row 2: email: is already in use/);
       return true;
@@ -130,7 +136,7 @@ forEachEngine('an import batch updating some of its users', (h) => {
   it('writes a batch of changed users in a few statements, not several a user', async () => {
     const people = Array.from({ length: 60 }, (_, n) => `s${n}@batch.example,S${n},Last${n},staff,${n},Red`);
     await importFile('sixty.csv', people);
-    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'] };
+    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'], actor: TEST_ACTOR };
     const rows: ImportRow[] = [];
     for (const [n] of people.entries()) {
       const email = `s${n}@batch.example`;
@@ -140,7 +146,14 @@ forEachEngine('an import batch updating some of its users', (h) => {
     const statements: string[] = [];
     const counted = openDatabase(h.database.url, { onStatement: (statement) => statements.push(statement) });
     try {
-      await writeBatch(counted.db, caller, await plannedWrites(counted.db, h.org.id, rows, false), 0, new Set());
+      await writeBatch(
+        counted.db,
+        caller,
+        await plannedWrites(counted.db, h.org.id, rows, { dryRun: false, parallelism: 2 }),
+        0,
+        new Set(),
+        DEFAULT_PASSWORD_POLICY,
+      );
     } finally {
       await counted.close();
     }
@@ -164,7 +177,7 @@ forEachEngine('an import batch updating some of its users', (h) => {
   });
 
   it('deactivates missing users together, each with its event, and passes over one deleted meanwhile', async () => {
-    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'] };
+    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'], actor: TEST_ACTOR };
     await importFile('leaving.csv', [
       'd1@batch.example,D1,Last,staff,1,Red',
       'd2@batch.example,D2,Last,staff,2,Red',
@@ -176,7 +189,7 @@ forEachEngine('an import batch updating some of its users', (h) => {
     const statements: string[] = [];
     const counted = openDatabase(h.database.url, { onStatement: (statement) => statements.push(statement) });
     try {
-      await deactivateUsers(counted.db, caller, [d1, d2, d3]);
+      await deactivateUsers(counted.db, caller, [d1, d2, d3], DEFAULT_PASSWORD_POLICY);
     } finally {
       await counted.close();
     }

@@ -89,7 +89,7 @@ forEachEngine('import of the files HR systems export', (h) => {
     const run = await cli('export', 'users', '--org', h.org.id, '--format', 'xlsx', '--output', path);
     assert.equal(run.code, 0, run.err);
     const [headings, ...rows] = await readSheet(readFileSync(path));
-    assert.deepEqual(headings!.slice(0, 10), [
+    assert.deepEqual(headings!.slice(0, 11), [
       'email',
       'firstName',
       'lastName',
@@ -97,14 +97,15 @@ forEachEngine('import of the files HR systems export', (h) => {
       'tags',
       'locale',
       'active',
+      'accountType',
       'Department',
       'Employee number',
       'Start date',
     ]);
     const ines = rows.find((row) => row[0] === 'ines.costa@example.com')!;
     assert.equal(ines[6], true);
-    assert.equal(ines[8], 301);
-    assert.deepEqual(ines[9], new Date(Date.UTC(2021, 2, 15)));
+    assert.equal(ines[9], 301);
+    assert.deepEqual(ines[10], new Date(Date.UTC(2021, 2, 15)));
     const again = await importUsers(path);
     assert.equal(again.code, 0, again.err);
     assert.match(again.out, new RegExp(`: 0 created, 0 updated, ${rows.length} unchanged, 0 userfield values set$`));

@@ -42,7 +42,7 @@ forEachEngine('nightly HR sync', (h) => {
     // A truncated export: 20 of the 30 people.
     const run = await sync(file('truncated.csv', staff(20)), '--deactivate-missing');
     assert.equal(run.code, 1);
-    assert.match(run.err, /would update 0 and deactivate 11 of the organization's 31 users, more than --max-changes 10% allows/);
+    assert.match(run.err, /would update 0 and deactivate 11 of the organization's 31 users, more than the default --max-changes 10%,5 allows/);
     assert.equal(await active('person25@example.com'), true);
     assert.deepEqual(await newEvents(), [], 'nothing written');
     const counted = await sync(file('truncated.csv', staff(20)), '--deactivate-missing', '--max-changes', '10');
@@ -122,7 +122,7 @@ forEachEngine('nightly HR sync', (h) => {
 
   it('refuses options that make no sense, as a usage error', async () => {
     for (const [options, message] of [
-      [['--max-changes', 'lots'], /--max-changes must be a number of users or a percentage/],
+      [['--max-changes', 'lots'], /--max-changes must be a number of users, a percentage of the organization's users, or both/],
       [['--max-changes', '120%'], /--max-changes must be a number/],
       [['--only-imported'], /--only-imported limits what deactivateMissing deactivates/],
     ] as const) {

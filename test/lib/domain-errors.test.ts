@@ -1,20 +1,22 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Caller } from '../../src/auth/caller.js';
-import { Conflict, IN_USE_MESSAGE, Invalid, NotFound, PreconditionFailed, Refused } from '../../src/lib/domain-errors.js';
+import { Conflict, IN_USE_MESSAGE, Invalid, Malformed, NotFound, PreconditionFailed, Refused, Unauthenticated } from '../../src/lib/domain-errors.js';
 import { v5Refusal } from '../../src/lib/errors.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { userfieldCategoriesService } from '../../src/resources/userfield-categories/userfield-categories.service.js';
 import { usersService } from '../../src/resources/users/users.service.js';
 import { toScimError } from '../../src/scim/scim-errors.js';
 import { createTestDatabase } from '../helpers/database.js';
+import { TEST_ACTOR } from '../helpers/actors.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 it("services refuse with domain errors, in no API's words", async () => {
   const database = await createTestDatabase('sqlite');
   try {
     const organization = await organizationsRepository(database.db).create('Domain errors');
-    const caller: Caller = { orgId: organization.id, tokenId: 'test', scopes: ['write'] };
-    const users = usersService(database.db);
+    const caller: Caller = { orgId: organization.id, tokenId: 'test', scopes: ['write'], actor: TEST_ACTOR };
+    const users = usersService(database.db, DEFAULT_PASSWORD_POLICY);
     await users.create(caller, { email: 'taken@example.com', username: 'taken' });
     await assert.rejects(users.create(caller, { email: 'taken@example.com', username: 'taken' }), (error) => {
       assert.ok(error instanceof Conflict);
@@ -52,4 +54,23 @@ it('each API renders a domain error in its own shape', () => {
   assert.equal(toScimError(new PreconditionFailed('changed')).statusCode, 412);
   assert.deepEqual(v5Refusal(new Refused('still registered')).body, { message: 'still registered', errors: ['still registered'] });
   assert.equal((toScimError(new Refused('still registered')).body as { scimType?: string }).scimType, 'invalidSyntax');
+
+  // What SCIM names in scimType travels as the kind's data, not as a SCIM error thrown by the service.
+  const scimType = (error: Parameters<typeof toScimError>[0]) => (toScimError(error).body as { scimType?: string }).scimType;
+  assert.equal(scimType(new Malformed('filter', 'bad filter')), 'invalidFilter');
+  assert.equal(scimType(new Malformed('path', 'bad path')), 'invalidPath');
+  assert.equal(scimType(new Malformed('mutability', 'id is read-only')), 'mutability');
+  assert.equal(scimType(new Malformed('body', 'not an object')), 'invalidSyntax');
+  assert.deepEqual(v5Refusal(new Malformed('filter', 'bad filter')).body, { message: 'bad filter', errors: ['bad filter'] });
+  assert.equal((toScimError(new NotFound('Group 42')).body as { detail: string }).detail, 'Group 42 not found');
+  assert.deepEqual(v5Refusal(new NotFound('Group 42')).body, { errors: ['No resource exists with the given id.'] });
+  const taken = new Conflict(['displayName'], 'another group already has this name as its tag');
+  assert.equal((toScimError(taken).body as { detail: string }).detail, 'displayName: another group already has this name as its tag');
+
+  // A refused token: v5's 401 with its challenge, and SCIM's with the same status and header.
+  const unauthenticated = new Unauthenticated('The access token has expired');
+  assert.equal(v5Refusal(unauthenticated).statusCode, 401);
+  assert.equal(v5Refusal(unauthenticated).body.error, 'invalid_token');
+  assert.equal(toScimError(unauthenticated).statusCode, 401);
+  assert.match(toScimError(unauthenticated).headers['WWW-Authenticate']!, /error="invalid_token"/);
 });

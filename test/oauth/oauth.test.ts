@@ -37,9 +37,9 @@ forEachEngine('OAuth 2.0 client credentials', (h) => {
   before(async () => {
     const clients = clientsService(h.database.db);
     const made = await clients.create(h.org.id, { name: 'HR sync' });
-    client = { id: made.info.id, secret: made.secret };
+    client = { id: made.info.id, secret: made.secret! };
     const reader = await clients.create(h.org.id, { name: 'Reports', scopes: ['read'] });
-    readClient = { id: reader.info.id, secret: reader.secret };
+    readClient = { id: reader.info.id, secret: reader.secret! };
   });
 
   describe('POST /oauth/token', () => {
@@ -171,7 +171,7 @@ forEachEngine('OAuth 2.0 client credentials', (h) => {
   describe('revoking a client', () => {
     it('makes every token issued to it fail at once, and the client can get no new one', async () => {
       const made = await clientsService(h.database.db).create(h.org.id, { name: 'Doomed' });
-      const doomed = { id: made.info.id, secret: made.secret };
+      const doomed = { id: made.info.id, secret: made.secret! };
       const issued = [(await token(undefined, doomed)).json().access_token, (await token(undefined, doomed)).json().access_token];
       for (const access of issued) assert.equal((await h.get('users', { token: access })).statusCode, 200);
 
@@ -231,19 +231,28 @@ forEachEngine('OAuth 2.0 client credentials', (h) => {
   });
 
   describe('discovery and documentation', () => {
-    it('publishes RFC 8414 metadata naming both endpoints', async () => {
+    it('publishes one RFC 8414 document, the OpenID Connect discovery document, naming both endpoints and every grant', async () => {
       const response = await h.get('/.well-known/oauth-authorization-server', { token: null });
       assert.equal(response.statusCode, 200);
       const metadata = response.json();
-      assert.equal(metadata.issuer, 'http://localhost:80');
-      assert.equal(metadata.token_endpoint, 'http://localhost:80/oauth/token');
-      assert.equal(metadata.revocation_endpoint, 'http://localhost:80/oauth/revoke');
-      assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
+      assert.equal(metadata.issuer, 'http://localhost');
+      assert.equal(metadata.token_endpoint, 'http://localhost/oauth/token');
+      assert.equal(metadata.revocation_endpoint, 'http://localhost/oauth/revoke');
+      assert.deepEqual(metadata.grant_types_supported, ['authorization_code', 'refresh_token', 'client_credentials']);
+      for (const scope of ['read', 'write', 'scim', 'openid']) assert.ok(metadata.scopes_supported.includes(scope), scope);
+      assert.deepEqual((await h.get('/.well-known/openid-configuration', { token: null })).json(), metadata);
     });
 
     it('documents the endpoints and the oauth2 client credentials scheme beside bearer', async () => {
       const document = (await h.get('openapi.json', { token: null })).json();
-      assert.deepEqual(document.security, [{ bearer: [] }, { oauth2: [] }]);
+      // Each operation states what it needs (route-scopes.test.ts); the document as a whole claims nothing.
+      assert.equal(document.security, undefined);
+      assert.deepEqual(document.paths['/users'].get.security, [
+        { bearer: ['read'] },
+        { bearer: ['write'] },
+        { oauth2: ['read'] },
+        { oauth2: ['write'] },
+      ]);
       assert.equal(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, '/oauth/token');
       assert.ok(document.paths['/oauth/token'].post);
       assert.ok(document.paths['/oauth/revoke'].post);

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import * as oauth from 'openid-client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { main } from '../../src/cli/main.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { createTestDatabase, ALL_ENGINES, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { ServerProcess } from '../helpers/server-process.js';
 

@@ -4,6 +4,7 @@ import * as courses from '../../src/db/migrations/0003-courses.js';
 import { newId } from '../../src/lib/ids.js';
 import { STANDARD_AGREEMENT } from '../../src/resources/agreements/standard-agreement.js';
 import { forEachEngine } from '../helpers/harness.js';
+import { backdated } from '../helpers/actors.js';
 
 const NOT_FOUND = { errors: ['No resource exists with the given id.'] };
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
@@ -161,7 +162,7 @@ forEachEngine('agreements', (h) => {
     const user = await h.create('users', { email: 'round@example.com' }, as);
     assert.equal((await h.put(`users/${user}/agreements/standard`, { agreed: true }, as)).statusCode, 204);
     // Dates in the past, so that a rewrite within the same second could not hide.
-    const past = '2001-02-03T04:05:06Z';
+    const past = backdated('2001-02-03T04:05:06Z');
     await h.database.db.updateTable('agreements').set({ updated_date: past }).where('org_id', '=', org.id).execute();
     await h.database.db.updateTable('user_agreements').set({ agreed_date: past }).where('org_id', '=', org.id).execute();
 

@@ -6,9 +6,11 @@ import { loadConfig } from '../../src/config.js';
 import { entityTagOf } from '../../src/http/conditional-requests.js';
 import { verifyPassword } from '../../src/lib/passwords.js';
 import { usersService } from '../../src/resources/users/users.service.js';
-import { seedUsers } from '../../src/cli/seed.js';
+import { seedUsers } from '../../src/tenancy/seed.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { ScimClient, scimError } from '../scim/scim-client.js';
+import { TEST_ACTOR } from '../helpers/actors.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 
 const PASSWORD_MESSAGE = 'The password must be 6 to 64 characters long and contain at least one letter and one number';
 
@@ -392,8 +394,8 @@ forEachEngine('users: the page the database writes as JSON', (h) => {
         [ids[4]!, plain, unescaped].sort(),
       );
     }
-    const caller = { orgId: org.id, tokenId: 'test', scopes: ['read' as const] };
-    const users = usersService(h.database.db);
+    const caller = { orgId: org.id, tokenId: 'test', scopes: ['read' as const], actor: TEST_ACTOR };
+    const users = usersService(h.database.db, DEFAULT_PASSWORD_POLICY);
     for (const [query, paging] of [
       ['limit=2', { limit: 2, offset: 0 }],
       ['limit=2&offset=2', { limit: 2, offset: 2 }],
@@ -440,7 +442,7 @@ forEachEngine('users: the index of their JSON (SQLite)', (h) => {
   it("serves the first page from the index of the users' JSON, and no other statement of their order", async (t) => {
     if (h.engine !== 'sqlite') return t.skip('PostgreSQL writes the JSON in the statement');
     const org = await h.createOrganization('JSON index');
-    await seedUsers(h.database.db, org.id, 2_000);
+    await seedUsers(h.database.db, org.id, 2_000, DEFAULT_PASSWORD_POLICY);
     // The planner's case that took it for a later page: statistics for every index of the table but this one,
     // as in a database analyzed (by a seed or an import) before its migration to 0017.
     await sql`analyze`.execute(h.database.db);
@@ -480,7 +482,7 @@ forEachEngine(
     });
 
     it('keeps to its own policy, through SCIM too, when an app with another policy is built in the same process', async () => {
-      const lenient = await buildApp({ db: h.database.db });
+      const lenient = await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: h.database.db });
       try {
         const short = { email: 'nine.characters@example.com', password: 'abcdefgh1' };
         const refused = await h.post('users', short);

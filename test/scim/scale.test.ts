@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { sql } from 'kysely';
 import { forEachEngine, type Harness } from '../helpers/harness.js';
 import { ScimClient } from './scim-client.js';
 
@@ -44,8 +43,6 @@ const sorted = (map: Map<string, string>) => [...map].sort(([a], [b]) => (a < b 
 
 forEachEngine('SCIM at scale', (h) => {
   it(`provisions ${USERS} users and a group through SCIM; SCIM filters and v5 GET /users then list the same people`, async () => {
-    // Durability is not what this measures: commits need not wait for the disk (WAL, synchronous=NORMAL).
-    if (h.engine === 'sqlite') await sql`pragma synchronous = normal`.execute(h.database.db);
     const org = await h.createOrganization('Scale');
     const scim = await ScimClient.of(h, org.id);
 

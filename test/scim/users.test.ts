@@ -208,11 +208,12 @@ forEachEngine('SCIM /Users', (h) => {
     scimError(await patch([{ op: 'replace', path: 'emails[type eq "work".value', value: 'x' }]), 400, 'invalidPath');
     scimError(await patch([{ op: 'add', path: '__proto__.polluted', value: 'yes' }]), 400, 'invalidPath');
     // Refusals in the server's words, never a parser's.
-    for (const path of ['active', 'emails[type eq "work"', 'emails[type eq]', 'name..givenName', 'emails[value eq "a"]]', 'x[']) {
+    for (const path of ['emails[type eq "work"', 'emails[type eq]', 'name..givenName', 'emails[value eq "a"]]', 'x[']) {
       const refused = scimError(await patch([{ op: 'remove', path }]), 400, 'invalidPath');
       assert.doesNotMatch(refused.detail, /EOT|is not json|Error:|\[\(|Expected|Unexpected/, `${path}: ${refused.detail}`);
     }
-    assert.match(scimError(await patch([{ op: 'remove', path: 'active' }]), 400, 'invalidPath').detail, /active cannot be removed/);
+    // active is never absent: removing it is changing what cannot change that way.
+    assert.match(scimError(await patch([{ op: 'remove', path: 'active' }]), 400, 'mutability').detail, /active cannot be removed/);
     scimError(
       await patch([
         { op: 'replace', path: 'name.givenName', value: 'Changed' },
@@ -232,6 +233,108 @@ forEachEngine('SCIM /Users', (h) => {
     const user = (await scim.get(`/Users/${id}`)).json();
     assert.equal(user.name.givenName, 'Strict');
     assert.equal(user.active, true);
+  });
+
+  it('refuses a path naming a sub-attribute its attribute does not have (invalidPath), and adds no email for it', async () => {
+    const id = await scim.createUser({ userName: 'subs@example.com' });
+    const patch = (operations: unknown[]) => scim.patch(`/Users/${id}`, operations);
+    for (const path of ['emails[value eq "x"].nope', 'emails.nope', 'name.nope', 'EMAILS[type eq "work"].Nope']) {
+      const refused = scimError(await patch([{ op: 'add', path, value: 'y' }]), 400, 'invalidPath');
+      assert.match(refused.detail, /has no sub-attribute "nope"/i, refused.detail);
+    }
+    scimError(await patch([{ op: 'replace', value: { 'name.nope': 'y' } }]), 400, 'invalidPath');
+    // Sub-attributes RFC 7643 defines that the server does not store are accepted and ignored, as attributes are.
+    const ignored = await patch([{ op: 'add', path: 'name.middleName', value: 'Q' }]);
+    assert.equal(ignored.statusCode, 200, ignored.body);
+    assert.deepEqual((await scim.get(`/Users/${id}`)).json().emails, [{ value: 'subs@example.com', type: 'work', primary: true }]);
+  });
+
+  it('refuses in its own words what the PATCH library cannot apply, and removes an entry that is not there as a no-op', async () => {
+    const id = await scim.createUser({ userName: 'words@example.com', name: { givenName: 'Words' } });
+    const patch = (operations: unknown[]) => scim.patch(`/Users/${id}`, operations);
+    const library = /Impossible|Invalid patch query|Invalid SCIM|mono valued|Target location/;
+    // A value filter on a single-valued attribute.
+    for (const op of ['remove', 'replace', 'add']) {
+      const refused = scimError(await patch([{ op, path: 'name[givenName eq "Words"]', value: { familyName: 'x' } }]), 400, 'invalidPath');
+      assert.doesNotMatch(refused.detail, library);
+      assert.match(refused.detail, /name is single-valued/);
+    }
+    const sub = scimError(await patch([{ op: 'add', path: 'name[givenName eq "Words"].familyName', value: 'x' }]), 400, 'invalidPath');
+    assert.match(sub.detail, /name is single-valued/);
+    // A text where a complex attribute or an entry takes an object of sub-attributes.
+    for (const path of ['name', 'emails[type eq "work"]']) {
+      const refused = scimError(await patch([{ op: 'add', path, value: 'text' }]), 400, 'invalidValue');
+      assert.doesNotMatch(refused.detail, library);
+      assert.match(refused.detail, /takes an object of its sub-attributes/);
+    }
+    // A value filter that selects nothing: nothing to replace is noTarget, nothing to remove is no change.
+    const none = scimError(await patch([{ op: 'replace', path: 'emails[type eq "home"]', value: { value: 'h@example.com' } }]), 400, 'noTarget');
+    assert.doesNotMatch(none.detail, library);
+    assert.match(none.detail, /no entry matches the value filter/);
+    const before = (await scim.get(`/Users/${id}`)).json();
+    for (const path of [
+      'emails[type eq "home"]',
+      'emails[type eq "home"].value',
+      'phoneNumbers[type eq "work"]',
+      'phoneNumbers[type eq "work"].value',
+    ]) {
+      const removed = await patch([{ op: 'remove', path }]);
+      assert.equal(removed.statusCode, 200, `${path}: ${removed.body}`);
+    }
+    assert.deepEqual((await scim.get(`/Users/${id}`)).json(), before);
+    // A sub-attribute of a text the server does not store (title) is refused, not a 5xx.
+    const through = [
+      [{ op: 'add', value: { title: 'a', 'title.x': 1 } }],
+      [
+        { op: 'add', path: 'title', value: 'a' },
+        { op: 'add', path: 'title.x', value: 1 },
+      ],
+    ];
+    for (const operations of through) assert.match(scimError(await patch(operations), 400, 'invalidPath').detail, /not an object/);
+    // A value filter over the length limit is refused as such, not as bad syntax.
+    const long = scimError(await patch([{ op: 'remove', path: `emails[value eq "${'a'.repeat(2000)}"]` }]), 400, 'invalidPath');
+    assert.match(long.detail, /longer than 2000 characters/);
+  });
+
+  it('validates every email of a user, not only the primary one, and writes nothing on refusal', async () => {
+    const refused = scimError(
+      await scim.post('/Users', {
+        userName: 'secondary@example.com',
+        emails: [
+          { value: 'secondary@example.com', type: 'work', primary: true },
+          { value: 'not an address', type: 'home' },
+        ],
+      }),
+      400,
+      'invalidValue',
+    );
+    assert.match(refused.detail, /emails: Invalid email address \(not an address\)/);
+    assert.equal((await scim.find('Users', 'userName eq "secondary@example.com"')).json().totalResults, 0);
+    const id = await scim.createUser({ userName: 'secondary@example.com' });
+    scimError(await scim.patch(`/Users/${id}`, [{ op: 'add', path: 'emails', value: [{ value: 'x', type: 'other' }] }]), 400, 'invalidValue');
+    scimError(await scim.patch(`/Users/${id}`, [{ op: 'add', path: 'emails[value eq "x"].type', value: 'other' }]), 400, 'invalidValue');
+    scimError(
+      await scim.put(`/Users/${id}`, {
+        userName: 'secondary@example.com',
+        emails: [{ value: 'secondary@example.com', primary: true }, { value: 'a@b@c' }],
+      }),
+      400,
+      'invalidValue',
+    );
+    assert.deepEqual((await scim.get(`/Users/${id}`)).json().emails, [{ value: 'secondary@example.com', type: 'work', primary: true }]);
+  });
+
+  it('keeps a home address equal to the work one: duplicates are entries of the same type and value (RFC 7643 §2.4)', async () => {
+    const emails = [
+      { value: 'same@example.com', type: 'work', primary: true },
+      { value: 'same@example.com', type: 'home' },
+    ];
+    const id = await scim.createUser({ userName: 'same@example.com', emails });
+    assert.deepEqual((await scim.get(`/Users/${id}`)).json().emails, emails);
+    // The same entry sent twice is kept once.
+    const echoed = await scim.put(`/Users/${id}`, { userName: 'same@example.com', emails: [...emails, { value: 'SAME@example.com', type: 'home' }] });
+    assert.equal(echoed.statusCode, 200, echoed.body);
+    assert.deepEqual(echoed.json().emails, emails);
   });
 
   it('deactivates reversibly: registrations and values are kept, new registrations refused until reactivated', async () => {
@@ -445,6 +548,54 @@ forEachEngine('SCIM /Users', (h) => {
     scimError(await client.find('Users', 'userName eq 42'), 400, 'invalidFilter');
   });
 
+  it('reads filter values as JSON strings (RFC 7644 §3.4.2.2): DOMAIN\\user is found by "DOMAIN\\\\user", not created again', async () => {
+    const id = await scim.createUser({ userName: 'CORP\\back\\slash', emails: [{ value: 'backslash@example.com' }] });
+    const found = async (filter: string) => {
+      const response = await scim.find('Users', filter);
+      assert.equal(response.statusCode, 200, `${filter}: ${response.body}`);
+      return response.json().Resources.map((u: { id: string }) => u.id);
+    };
+    // As an identity provider matches before it creates: the filter text is userName eq "CORP\\back\\slash".
+    assert.deepEqual(await found('userName eq "CORP\\\\back\\\\slash"'), [id]);
+    assert.deepEqual(await found('userName sw "CORP\\\\"'), [id]);
+    assert.deepEqual(await found('userName ew "\\\\slash"'), [id]);
+    assert.deepEqual(await found('userName co "p\\\\b"'), [id]);
+    assert.deepEqual(await found('userName eq "CORP\\u005cback\\u005Cslash"'), [id]);
+    assert.deepEqual(await found('userName sw "CORP\\\\\\\\back"'), []);
+    // A backslash that starts no JSON escape is the character itself, as unescaping providers send DOMAIN\user.
+    const plain = await scim.createUser({ userName: 'DOMAIN\\jdoe', emails: [{ value: 'jdoe@example.com' }] });
+    assert.deepEqual(await found('userName eq "DOMAIN\\jdoe"'), [plain]);
+    assert.deepEqual(await found('userName eq "DOMAIN\\\\jdoe"'), [plain]);
+    // Quotes, and values that are no text either engine stores.
+    const quoted = await scim.createUser({ userName: 'say"hi"', emails: [{ value: 'quoted@example.com' }] });
+    assert.deepEqual(await found('userName eq "say\\"hi\\""'), [quoted]);
+    assert.deepEqual(await found('name.givenName eq "\\t" or userName eq "say\\u0022hi\\u0022"'), [quoted]);
+    for (const filter of ['userName eq "\\u0000"', 'userName eq "\\ud800"']) scimError(await scim.find('Users', filter), 400, 'invalidFilter');
+    scimError(await scim.find('Users', 'userName eq "unterminated\\"'), 400, 'invalidFilter');
+    const again = await scim.post('/Users', { userName: 'corp\\BACK\\slash', emails: [{ value: 'other@example.com' }] });
+    scimError(again, 409, 'uniqueness');
+  });
+
+  it('refuses a filter over the length limit saying so, by GET and by POST /.search', async () => {
+    const filter = `userName eq "${'a'.repeat(2000)}"`;
+    assert.match(scimError(await scim.find('Users', filter), 400, 'invalidFilter').detail, /longer than 2000 characters/);
+    const searched = await scim.request('POST', '/Users/.search', { filter });
+    assert.match(scimError(searched, 400, 'invalidFilter').detail, /longer than 2000 characters/);
+  });
+
+  it('takes schemas in excludedAttributes and attributes as the attribute it is, always returned', async () => {
+    const id = await scim.createUser({ userName: 'schemas@example.com' });
+    const excluded = await scim.get(`/Users/${id}?excludedAttributes=schemas,emails`);
+    assert.equal(excluded.statusCode, 200, excluded.body);
+    assert.deepEqual(excluded.json().schemas, [USER_SCHEMA]);
+    assert.equal(excluded.json().emails, undefined);
+    const listed = await scim.get(`/Users?excludedAttributes=schemas&filter=${encodeURIComponent('userName eq "schemas@example.com"')}`);
+    assert.equal(listed.statusCode, 200, listed.body);
+    const only = await scim.get(`/Users/${id}?attributes=schemas`);
+    assert.equal(only.statusCode, 200, only.body);
+    assert.deepEqual(only.json(), { schemas: [USER_SCHEMA], id });
+  });
+
   it('refuses attribute names every object inherits (__proto__, constructor) as any unknown attribute: invalidFilter', async () => {
     for (const filter of ['__proto__ eq "x"', 'constructor pr', 'constructor eq "x"', 'emails[constructor eq "x"]', 'name.__proto__ pr']) {
       scimError(await scim.find('Users', filter), 400, 'invalidFilter');
@@ -481,5 +632,33 @@ forEachEngine('SCIM /Users', (h) => {
     const both = await h.token(h.org.id, { scopes: ['read', 'scim'] });
     assert.equal((await h.get('users', { token: both })).statusCode, 200);
     assert.equal((await new ScimClient(h, both).get('/Users')).statusCode, 200);
+  });
+
+  it('maps the kind of account onto roles: set, kept when a PUT leaves roles out, changed and removed by PATCH', async () => {
+    const id = await scim.createUser({ userName: 'roles@example.com', roles: [{ value: 'courseAdministrator', primary: true }] });
+    const read = (await scim.get(`/Users/${id}`)).json();
+    assert.deepEqual(read.roles, [{ value: 'courseAdministrator', display: 'Course administrator', type: 'accountType', primary: true }]);
+    assert.equal((await h.get(`users/${id}`)).json().accountType, 'courseAdministrator');
+
+    // An identity provider that does not manage roles sends none: the administrator stays one.
+    const { roles: _roles, meta: _meta, ...withoutRoles } = read;
+    assert.equal((await scim.put(`/Users/${id}`, withoutRoles)).statusCode, 200);
+    assert.equal((await h.get(`users/${id}`)).json().accountType, 'courseAdministrator');
+
+    const promoted = await scim.patch(`/Users/${id}`, [{ op: 'replace', path: 'roles', value: [{ value: 'organizationAdministrator' }] }]);
+    assert.equal(promoted.statusCode, 200);
+    assert.equal((await h.get(`users/${id}`)).json().accountType, 'organizationAdministrator');
+
+    assert.equal((await scim.patch(`/Users/${id}`, [{ op: 'remove', path: 'roles' }])).statusCode, 200);
+    const learner = (await h.get(`users/${id}`)).json();
+    assert.equal(learner.accountType, undefined);
+    assert.equal((await scim.get(`/Users/${id}`)).json().roles, undefined);
+
+    const refused = await scim.patch(`/Users/${id}`, [{ op: 'add', path: 'roles', value: [{ value: 'superuser' }] }]);
+    assert.match(
+      scimError(refused, 400, 'invalidValue').detail,
+      /roles\.value: must be one of learner, courseAdministrator, organizationAdministrator/,
+    );
+    assert.equal((await h.get(`users/${id}`)).json().accountType, undefined);
   });
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { ResponseContract } from '../helpers/contract.js';
 import { changedTables, fingerprinter } from '../helpers/fingerprint.js';
 import { IdPool, requestsFor, type FuzzRequest } from '../helpers/fuzz.js';
@@ -61,8 +60,6 @@ forEachEngine('Fuzzing every route from its schemas', (h) => {
     ids = new IdPool(caller.ids, other.ids);
     contract = new ResponseContract((await h.get('/api/v5/openapi.json', { token: null })).json());
     fingerprint = await fingerprinter(h.database.db, h.engine);
-    // What this measures is answers, not durability: commits need not wait for the disk.
-    if (h.engine === 'sqlite') await sql`pragma synchronous = normal`.execute(h.database.db);
   });
 
   async function send(request: FuzzRequest): Promise<Response> {

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
+import { loadConfig } from '../../src/config.js';
 import { NOT_FOUND_MESSAGE } from '../../src/lib/domain-errors.js';
 import { changedTables, fingerprinter } from '../helpers/fingerprint.js';
 import { forEachEngine, type Response } from '../helpers/harness.js';
 import { fillPath, isWrite, PUBLIC_ROUTES, routeTable, type ApiRoute, type RouteTable } from '../helpers/route-table.js';
 import { SCIM_GROUP, SCIM_PATCH, seedOrganization, send, UNKNOWN_ID, VALID_BODIES, type SeededOrganization } from '../helpers/tenants.js';
+import { browserOf, createPerson, type Form, type PageBrowser } from '../helpers/pages.js';
+import { tokensService } from '../../src/auth/tokens.service.js';
+import { clientsService } from '../../src/oauth/clients.service.js';
 
 /** Path parameters that are not ids: the value every organization has. */
 const PARAM_VALUES: Record<string, string> = { type: 'custom' };
@@ -36,6 +40,47 @@ const BODY_ID_CASES: { key: string; kind: string; body: (own: Record<string, str
     kind: 'Users',
     body: (_, id) => ({ schemas: [SCIM_PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: id }] }] }),
   },
+];
+
+/** The kind of thing each id of a console route's path names, as the seeded ids are keyed (credentials are found apart). */
+const CONSOLE_PARAM_KINDS: Record<string, string> = {
+  fieldId: 'userfields',
+  categoryId: 'userfieldcategories',
+  offeringId: 'offerings',
+  registrationId: 'registrations',
+  offeringCategoryId: 'offeringcategories',
+  tokenId: 'tokens',
+  clientId: 'clients',
+  webhookId: 'webhooks',
+  deliveryId: 'deliveryId',
+  userId: 'users',
+};
+
+/**
+ * Ids inside the console's forms, each case naming another organization's thing in a form that is
+ * otherwise valid; `path` fills the route's ids with the caller's own. Every form of the console that
+ * takes an id (or an email naming a person) needs a case here.
+ */
+const CONSOLE_FORM_ID_CASES: { route: string; kind: string; form: (id: string, other: SeededOrganization) => Form }[] = [
+  {
+    route: 'POST /o/:orgId/console/userfields',
+    kind: 'userfieldcategories',
+    form: (id) => ({ type: 'text', name: 'Foreign', categoryId: id, size: 'medium' }),
+  },
+  {
+    route: 'POST /o/:orgId/console/userfields/:fieldId',
+    kind: 'userfieldcategories',
+    form: (id) => ({ name: 'Foreign', categoryId: id, size: 'medium' }),
+  },
+  { route: 'POST /o/:orgId/console/offerings', kind: 'offeringcategories', form: (id) => ({ title: 'Foreign', category: id }) },
+  { route: 'POST /o/:orgId/console/offerings/:offeringId', kind: 'offeringcategories', form: (id) => ({ title: 'Foreign', category: id }) },
+  {
+    route: 'POST /o/:orgId/console/offerings/:offeringId/registrations',
+    kind: 'users',
+    form: (id, other) => ({ email: id === UNKNOWN_ID ? 'nobody.at.all@example.com' : `${other.marker}@example.com` }),
+  },
+  { route: 'POST /o/:orgId/console/scim/mappings', kind: 'userfields', form: (id) => ({ attribute: 'title', userfieldId: id }) },
+  { route: 'POST /o/:orgId/console/people/:userId/userfields', kind: 'userfields', form: (id) => ({ shown: id, [`field.${id}`]: 'Foreign' }) },
 ];
 
 /** The names of a body schema's properties that hold ids (read-only ones are ignored on input). */
@@ -243,6 +288,134 @@ forEachEngine('Tenant matrices from the route table', (h) => {
     assert.deepEqual(problems, []);
   });
 
+  it("gives an administrator of one organization, in the console, another organization's ids as unknown ones: a 404 page, nothing shown, nothing changed", async (t) => {
+    const consoleRoutes = table.other.filter((route) => /^(GET|POST) \/o\/:orgId\/console(\/|$)/.test(route));
+    // The SCIM page shows the caller's own last SCIM requests: those above named the other organization's ids in their paths.
+    await h.database.db.deleteFrom('scim_requests').where('org_id', '=', caller.id).execute();
+    const withIds = consoleRoutes.filter((route) => route.split('/').some((segment) => CONSOLE_PARAM_KINDS[segment.slice(1)]));
+    assert.ok(withIds.length >= 15, withIds.join(', '));
+    const email = `${caller.marker}.admin@example.com`;
+    const admin = await createPerson(h, { email, password: 'tenant horse 1', accountType: 'organizationAdministrator' }, caller.token);
+    await send(h, caller.token, 'PUT', `/api/v5/users/${admin}/agreements/custom`, { agreed: true });
+    const browser: PageBrowser = browserOf(h);
+    assert.equal((await browser.signIn(caller.id, email, 'tenant horse 1')).status, 303);
+    // Credentials are no API resource: each organization's are found by their own services.
+    const credentials = async (org: SeededOrganization) => ({
+      tokens: (await tokensService(h.database.db).list(org.id))[0]!.id,
+      clients: (await clientsService(h.database.db).create(org.id, { name: `${org.marker} client` })).info.id,
+    });
+    const idsOf = async (org: SeededOrganization): Promise<Record<string, string>> => ({ ...org.ids, ...(await credentials(org)) });
+    const [own, foreign] = [await idsOf(caller), await idsOf(other)];
+    const secrets = [other.marker, other.id, ...Object.values(foreign)];
+    // A console page touches the session it is asked with (its last use), which is the caller's own.
+    const watch = async (request: () => Promise<{ status: number; body: string }>) => {
+      const before = await fingerprint();
+      const answer = await request();
+      return { answer, changed: changedTables(before, await fingerprint()).filter((table) => table !== 'sessions') };
+    };
+    const form = {
+      name: 'Changed',
+      title: 'Changed',
+      direction: 'up',
+      grade: '50',
+      email: `${other.marker}@example.com`,
+      categoryId: foreign.userfieldcategories!,
+    };
+    const problems: string[] = [];
+    for (const route of withIds) {
+      const [method, url] = route.split(' ') as [string, string];
+      const params = url.split('/').flatMap((segment) => (CONSOLE_PARAM_KINDS[segment.slice(1)] ? [segment.slice(1)] : []));
+      // Every id another organization's, and (where several) only the last one: a registration of another offering too.
+      const fills = [
+        params.map(() => 'foreign'),
+        ...(params.length > 1 ? [params.map((_, index) => (index === params.length - 1 ? 'foreign' : 'own'))] : []),
+      ];
+      for (const fill of fills) {
+        const path = (last?: string) =>
+          url.replace(/:(\w+)/g, (_, param: string) => {
+            if (param === 'orgId') return caller.id;
+            const index = params.indexOf(param);
+            const ids = fill[index] === 'own' ? own : foreign;
+            return index === params.length - 1 && last ? last : ids[CONSOLE_PARAM_KINDS[param]!]!;
+          });
+        const sent = (target: string) => (method === 'GET' ? browser.get(target) : browser.post(target, form));
+        const { answer, changed } = await watch(() => sent(path()));
+        const unknown = await sent(path(UNKNOWN_ID));
+        const where = `${route} (${fill.join(', ')})`;
+        if (answer.status !== 404) problems.push(`${where}: ${answer.status}`);
+        if (answer.status !== unknown.status || answer.body !== unknown.body) problems.push(`${where}: answered otherwise than for an unknown id`);
+        const leaked = secrets.filter((secret) => answer.body.includes(secret));
+        if (leaked.length > 0) problems.push(`${where} shows ${leaked.join(', ')}`);
+        if (changed.length > 0) problems.push(`${where} changed ${changed.join(', ')}`);
+      }
+    }
+    t.diagnostic(`${withIds.length} console routes with an id`);
+
+    const listed = CONSOLE_FORM_ID_CASES.map((entry) => entry.route).filter((route) => !consoleRoutes.includes(route));
+    assert.deepEqual(listed, [], 'cases naming no route of the console');
+    for (const entry of CONSOLE_FORM_ID_CASES) {
+      const path = entry.route.slice(5).replace(/:(\w+)/g, (_, param: string) => (param === 'orgId' ? caller.id : own[CONSOLE_PARAM_KINDS[param]!]!));
+      const foreignId = foreign[entry.kind]!;
+      const { answer, changed } = await watch(() => browser.post(path, entry.form(foreignId, other)));
+      const unknown = await browser.post(path, entry.form(UNKNOWN_ID, other));
+      const where = `${entry.route} with another organization's ${entry.kind}`;
+      if (answer.status < 400 || answer.status >= 500 || answer.status !== unknown.status)
+        problems.push(`${where}: ${answer.status}, for an unknown one ${unknown.status}`);
+      const leaked = secrets.filter((secret) => answer.body.replaceAll(`${other.marker}@example.com`, '').includes(secret));
+      if (leaked.length > 0) problems.push(`${where} shows ${leaked.join(', ')}`);
+      if (changed.length > 0) problems.push(`${where} changed ${changed.join(', ')}`);
+    }
+
+    // The pages without an id list the organization's own things only.
+    for (const route of consoleRoutes.filter((route) => route.startsWith('GET ') && !route.includes(':', route.indexOf(':orgId') + 1))) {
+      const answer = await browser.get(route.slice(4).replace(':orgId', caller.id));
+      if (answer.status !== 200) problems.push(`${route}: ${answer.status}`);
+      const leaked = secrets.filter((secret) => answer.body.includes(secret));
+      if (leaked.length > 0) problems.push(`${route} shows ${leaked.join(', ')}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it("gives a person of one organization nothing at another's pages: every page and form answers as to a browser signed in nowhere, and changes nothing", async (t) => {
+    const routes = table.other.filter((route) => /^(GET|POST) \/o\/:orgId(\/|$)/.test(route) && !/\/console(\/|$)/.test(route));
+    t.diagnostic(`${routes.length} routes of the people's pages`);
+    const email = `${caller.marker}.person@example.com`;
+    await createPerson(h, { email, password: 'tenant horse 2' }, caller.token);
+    const person: PageBrowser = browserOf(h);
+    assert.equal((await person.signIn(caller.id, email, 'tenant horse 2')).status, 303);
+    // The same browser without the person's session: the answer every route must give the person at the other organization.
+    const nobody = person.clone();
+    nobody.cookies.delete(`__Host-session-${caller.id}`);
+    // The caller's own sign-in, typed at the other organization's address: refused as unknown.
+    assert.equal((await person.clone().signIn(other.id, email, 'tenant horse 2')).status, 401);
+    const form = {
+      email,
+      password: 'tenant horse 2',
+      firstName: 'Changed',
+      locale: 'fr',
+      current: 'tenant horse 2',
+      confirm: 'x',
+      agree: 'standard',
+    };
+    const problems: string[] = [];
+    for (const route of routes) {
+      const [method, url] = route.split(' ') as [string, string];
+      const path = url.replace(/:(\w+)/g, (_, name: string) => (name === 'orgId' ? other.id : name === 'secret' ? 'tpr_unknown' : UNKNOWN_ID));
+      const ask = (browser: PageBrowser) => (method === 'GET' ? browser.get(path) : browser.post(path, form));
+      const before = await fingerprint();
+      const answer = await ask(person);
+      // The server's keys are made at their first use, whoever asks.
+      const changed = changedTables(before, await fingerprint()).filter((table) => table !== 'sessions' && table !== 'server_keys');
+      const unsigned = await ask(nobody);
+      if (answer.status !== unsigned.status || answer.body !== unsigned.body || answer.location !== unsigned.location)
+        problems.push(`${route}: ${answer.status} ${String(answer.location)}, signed in nowhere ${unsigned.status} ${String(unsigned.location)}`);
+      // The sign-in form keeps the email typed; nothing else of the person may show.
+      if (answer.body.replaceAll(email, '').includes(caller.marker)) problems.push(`${route} names the person`);
+      if (changed.length > 0) problems.push(`${route} changed ${changed.join(', ')}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
   // Last: it deletes the control organization's things.
   it('finds its own things on every route with an id (so the 404s above are about the organization, not the id)', async () => {
     const problems: string[] = [];
@@ -255,3 +428,51 @@ forEachEngine('Tenant matrices from the route table', (h) => {
     assert.deepEqual(problems, []);
   });
 });
+
+const OPERATOR_TOKEN = 'operator-token-of-the-tenant-matrix-0123';
+
+forEachEngine(
+  "Tenant matrix of the server operator's pages",
+  (h) => {
+    it("gives an organization's administrator nothing at the operator's pages: every page and form answers as to a browser signed in nowhere, and changes nothing", async (t) => {
+      const routes = routeTable(h.app).other.filter((route) => /^(GET|POST) \/o\/operator(\/|$)/.test(route));
+      t.diagnostic(`${routes.length} routes of the operator's pages`);
+      assert.ok(routes.length >= 6, routes.join(', '));
+      const [caller, other] = [await seedOrganization(h, 'alphaorg'), await seedOrganization(h, 'bravoorg')];
+      const fingerprint = await fingerprinter(h.database.db, h.engine);
+      const email = `${caller.marker}.operator@example.com`;
+      const adminId = await createPerson(h, { email, password: 'tenant horse 3', accountType: 'organizationAdministrator' }, caller.token);
+      await send(h, caller.token, 'PUT', `/api/v5/users/${adminId}/agreements/custom`, { agreed: true });
+      const admin: PageBrowser = browserOf(h);
+      assert.equal((await admin.signIn(caller.id, email, 'tenant horse 3')).status, 303);
+      assert.equal((await admin.get(`/o/${caller.id}/console`)).status, 200);
+      const nobody = admin.clone();
+      nobody.cookies.delete(`__Host-session-${caller.id}`);
+      // What a person could try in the operator's forms: their own password for the token, an organization, a sandbox.
+      const form = { token: 'tenant horse 3', name: `${caller.marker} made`, email: `${caller.marker}.made@example.com`, sandbox: 'true' };
+      const problems: string[] = [];
+      for (const route of routes) {
+        const [method, url] = route.split(' ') as [string, string];
+        // A sandbox's reset, of the caller's own organization and of another.
+        for (const orgId of url.includes(':orgId') ? [caller.id, other.id] : ['']) {
+          const path = url.replace(':orgId', orgId);
+          const ask = (browser: PageBrowser) => (method === 'GET' ? browser.get(path) : browser.post(path, form));
+          const before = await fingerprint();
+          const answer = await ask(admin);
+          // The server's keys are made at their first use, whoever asks.
+          const changed = changedTables(before, await fingerprint()).filter((table) => table !== 'sessions' && table !== 'server_keys');
+          const unsigned = await ask(nobody);
+          if (answer.status !== unsigned.status || answer.location !== unsigned.location)
+            problems.push(
+              `${method} ${path}: ${answer.status} ${String(answer.location)}, signed in nowhere ${unsigned.status} ${String(unsigned.location)}`,
+            );
+          if (method === 'POST' && answer.status < 300) problems.push(`${method} ${path}: accepted`);
+          if (answer.body.includes(other.marker)) problems.push(`${method} ${path} shows another organization`);
+          if (changed.length > 0) problems.push(`${method} ${path} changed ${changed.join(', ')}`);
+        }
+      }
+      assert.deepEqual(problems, []);
+    });
+  },
+  { people: loadConfig({ OPERATOR_TOKEN }).people },
+);

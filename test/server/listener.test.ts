@@ -184,7 +184,10 @@ test('close() lets a request in flight finish before closing its connection', as
   try {
     const { key, cert } = await ensureSelfSignedCertificate(dir);
     const app = buildApp(key, cert);
+    let arrived!: () => void;
+    const handling = new Promise<void>((resolve) => (arrived = resolve));
     app.get('/slow', async () => {
+      arrived();
       await new Promise((resolve) => setTimeout(resolve, 300));
       return { finished: true };
     });
@@ -194,7 +197,8 @@ test('close() lets a request in flight finish before closing its connection', as
         .get({ host: '127.0.0.1', port: server.port, path: '/slow', ca: cert, agent: false }, (res) => collect(res, resolve, reject))
         .on('error', reject);
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Closed while the request is in its handler: it must still be answered.
+    await handling;
     await server.close();
     const reply = await inFlight;
     assert.equal(reply.status, 200);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../src/db/database.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Generous: the first start makes a certificate and migrates, on a machine that may be busy.

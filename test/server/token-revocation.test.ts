@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { clientsService } from '../../src/oauth/clients.service.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/database.js';
 import { ServerProcess } from '../helpers/server-process.js';

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { newId } from '../../src/lib/ids.js';
-import { organizationsRepository } from '../../src/resources/organizations/organizations.repository.js';
+import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
+import { runCliWith } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
 import { assertOnlySuccessOrUnavailable, createUserUnderLoad, sleep, statusCounts, underLoad } from '../helpers/load.js';
 import { PrivatePostgres } from '../helpers/private-postgres.js';
@@ -47,6 +51,18 @@ describe('PgBouncer in transaction mode between the servers and PostgreSQL', { s
     await direct?.close();
     await bouncer?.destroy();
     await postgres?.destroy();
+  });
+
+  it('names what to set when DATABASE_POOL_MODE=transaction is missing: PgBouncer refuses statement_timeout', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'training-api-pooler-'));
+    try {
+      const run = await runCliWith({ DATABASE_URL: bouncer.url('training'), DATA_DIR: dataDir, PORT: '0' }, 'serve');
+      assert.equal(run.code, 1);
+      assert.match(run.err, /^training-api: unsupported startup parameter: statement_timeout: .*PgBouncer.* set DATABASE_POOL_MODE=transaction/);
+      assert.equal(run.err.split('\n').length, 1, run.err);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('serves the API through the pooler: writes, events, SCIM, webhooks', async () => {

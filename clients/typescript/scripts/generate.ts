@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../../../src/app.js';
 import { migrateToLatest, openDatabase } from '../../../src/db/database.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../../src/lib/password-policy.js';
 
 /** clients/typescript in the repository, from dist/clients/typescript/scripts/. */
 export const CLIENT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../clients/typescript');
@@ -15,7 +16,8 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   const database = openDatabase('sqlite::memory:');
   try {
     await migrateToLatest(database.db);
-    const app = await buildApp({ db: database.db });
+    // The document of a server with the default policy: the published one names its minimum.
+    const app = await buildApp({ db: database.db, passwordPolicy: DEFAULT_PASSWORD_POLICY });
     await app.ready();
     const document = app.swagger();
     await app.close();

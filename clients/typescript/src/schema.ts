@@ -48,10 +48,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
+        /**
+         * List users
+         * @description A page of the organization's users, oldest first. Filters combine with AND: `firstName`, `lastName` and `username` match part of the value and `email` the whole address, ignoring case; `tags` the users carrying every tag given; `active=false` the deactivated ones. Filtered by `updatedDate`, the answer carries `Updated-Date-Watermark`, where the next run of a sync job starts.
+         */
         get: operations["users.list"];
         put?: never;
-        /** Create a user */
+        /**
+         * Create a user
+         * @description Only `email` is required; it is unique in the organization ignoring case, and so is `username` when given (400 "is already in use"). A user created without a password cannot log in until one is set. A tag holding commas or spaces becomes several tags. Answers 201 with the new user's URL in `Location` and no body.
+         */
         post: operations["users.create"];
         delete?: never;
         options?: never;
@@ -66,12 +72,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a user */
+        /**
+         * Get a user
+         * @description The user, never its password. An id that is not one of the organization's users, another organization's included, is a 404.
+         */
         get: operations["users.get"];
-        /** Update a user (partial) */
+        /**
+         * Update a user (partial)
+         * @description Changes only the properties sent: `tags` replaces the whole list, `active: false` deactivates the user (kept with everything that belongs to it, but no longer registrable). Read-only properties sent back as they were read are ignored. A request that changes nothing writes nothing and leaves `updatedDate` as it was.
+         */
         put: operations["users.update"];
         post?: never;
-        /** Delete a user and everything that belongs to it */
+        /**
+         * Delete a user and everything that belongs to it
+         * @description Deletes the user with its userfield values, agreements and registrations, for good: its id is a 404 afterwards. To keep the history of someone who left, deactivate them instead (`PUT` with `active: false`).
+         */
         delete: operations["users.delete"];
         options?: never;
         head?: never;
@@ -85,10 +100,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List userfield categories: public first, then private, each by orderIndex */
+        /**
+         * List userfield categories: public first, then private, each by orderIndex
+         * @description A page of the organization's userfield categories. `name` matches part of the name ignoring case, `type` the public or the private ones.
+         */
         get: operations["userfieldCategories.list"];
         put?: never;
-        /** Create a userfield category */
+        /**
+         * Create a userfield category
+         * @description `name`, unique in the organization ignoring case, and `type` (`public` or `private`) are required. `orderIndex` is its place among the categories of its type, from 0: the ones from there on move down; absent or past the end, it goes last. Answers 201 with its URL in `Location`.
+         */
         post: operations["userfieldCategories.create"];
         delete?: never;
         options?: never;
@@ -103,12 +124,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a userfield category */
+        /**
+         * Get a userfield category
+         * @description The category. An id that is not one of the organization's categories is a 404.
+         */
         get: operations["userfieldCategories.get"];
-        /** Rename or reorder a userfield category (partial); its type never changes */
+        /**
+         * Rename or reorder a userfield category (partial); its type never changes
+         * @description Takes `name` and `orderIndex` only. To make fields public or private, move them to a category of the other type. Renaming the category changes the `categoryName` of each of its fields.
+         */
         put: operations["userfieldCategories.update"];
         post?: never;
-        /** Delete an empty userfield category */
+        /**
+         * Delete an empty userfield category
+         * @description A category that still holds userfields is not deleted: the answer is 400, and the fields must be moved or deleted first. The categories after it move up.
+         */
         delete: operations["userfieldCategories.delete"];
         options?: never;
         head?: never;
@@ -122,10 +152,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List userfields by category (public first), then orderIndex; predefined fields in no category last */
+        /**
+         * List userfields by category (public first), then orderIndex; predefined fields in no category last
+         * @description A page of the organization's userfields, each with the properties of its type. `categoryType` keeps the fields of public or of private categories; the predefined fields (Street 1, City, Company, ...) that are in no category match neither.
+         */
         get: operations["userfields.list"];
         put?: never;
-        /** Create a userfield */
+        /**
+         * Create a userfield
+         * @description Needs a `type`, a `name` (a `message` field a `message` instead) and a category: `categoryId`, or `categoryName`, which creates the category when none has that name (public unless `categoryType: "private"`). A property the type does not have is a 400 "not applicable to type". `orderIndex` places it in its category (last when absent). Answers 201 with its URL in `Location`.
+         */
         post: operations["userfields.create"];
         delete?: never;
         options?: never;
@@ -140,12 +176,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a userfield */
+        /**
+         * Get a userfield
+         * @description The userfield, with the properties of its type only. An id that is not one of the organization's userfields is a 404.
+         */
         get: operations["userfields.get"];
-        /** Update a userfield (partial): move, rename, required, options, constraints, message, size, orderIndex */
+        /**
+         * Update a userfield (partial): move, rename, required, options, constraints, message, size, orderIndex
+         * @description Changes only what is sent. An option left out of `options` is removed, and the values that chose it are cleared; `constraints: {}` removes them all. A predefined field can be placed in a category and moved, never renamed. A refusal is a 400 whose `message` is "name is required", "message is required" or "invalid value", with `fieldErrors`.
+         */
         put: operations["userfields.update"];
         post?: never;
-        /** Delete a custom userfield with its values, or take a predefined one out of its category */
+        /**
+         * Delete a custom userfield with its values, or take a predefined one out of its category
+         * @description A custom userfield goes with every user's value of it. A predefined one stays, with its values, outside any category; one that is in no category already is a 400.
+         */
         delete: operations["userfields.delete"];
         options?: never;
         head?: never;
@@ -159,9 +204,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a user's userfield values */
+        /**
+         * Get a user's userfield values
+         * @description One object, userfield id → value, `{}` when the user has none: a string for text, email, date (`mm/dd/yyyy`), dropdown and radiobuttons; `"yes"` or `"no"` for yesno; a number for number and decimal; a boolean for checkbox and truefalse; a list of option names for checkboxes. 404 for a user not in the organization.
+         */
         get: operations["userfieldValues.get"];
-        /** Set or clear some of a user's userfield values, all or nothing */
+        /**
+         * Set or clear some of a user's userfield values, all or nothing
+         * @description `{"<userfield id>": value}` in the shapes `GET` answers, `null` to clear one; fields not named keep their values. When one value is refused (unknown field, a message field, wrong type, an option the field lacks, a constraint) nothing is written, and the 400 names every refused field id in `fieldErrors`.
+         */
         put: operations["userfieldValues.replace"];
         post?: never;
         delete?: never;
@@ -177,10 +228,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List offering categories in list order */
+        /**
+         * List offering categories in list order
+         * @description A page of the organization's offering categories, by `orderIndex`. `name` matches part of the name, ignoring case.
+         */
         get: operations["offeringCategories.list"];
         put?: never;
-        /** Create an offering category */
+        /**
+         * Create an offering category
+         * @description Beyond v5. `name` is required; `color` is `#rrggbb`. `orderIndex` places it, from 0, the ones from there on moving down; absent or past the end, it goes last. Answers 201 with its URL in `Location`.
+         */
         post: operations["offeringCategories.create"];
         delete?: never;
         options?: never;
@@ -195,12 +252,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an offering category */
+        /**
+         * Get an offering category
+         * @description The category. An id that is not one of the organization's offering categories is a 404.
+         */
         get: operations["offeringCategories.get"];
-        /** Update an offering category (partial); orderIndex moves it */
+        /**
+         * Update an offering category (partial); orderIndex moves it
+         * @description Beyond v5. Changes only the properties sent; a new `orderIndex` moves the others to keep the order without gaps.
+         */
         put: operations["offeringCategories.update"];
         post?: never;
-        /** Delete an offering category; offerings lose it from offeringCategoryIds */
+        /**
+         * Delete an offering category; offerings lose it from offeringCategoryIds
+         * @description Beyond v5. The offerings stay; each one that listed the category no longer does. The categories after it move up.
+         */
         delete: operations["offeringCategories.delete"];
         options?: never;
         head?: never;
@@ -214,10 +280,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List offerings in list order; userId lists those open for that user to register */
+        /**
+         * List offerings in list order; userId lists those open for that user to register
+         * @description A page of the organization's offerings, by `orderIndex`. `title` matches part of the title ignoring case, `tag` the offerings carrying every tag given, `offeringCategoryId` those in that category. `userId` keeps the offerings open for registration now that the user may register for: none for a deactivated user, and none the user holds an active registration of (or a finished one, unless retakes are allowed).
+         */
         get: operations["offerings.list"];
         put?: never;
-        /** Create an offering */
+        /**
+         * Create an offering
+         * @description Beyond v5. `title` is required. It is open for registration between `registrationBeginDate` and `registrationEndDate` (a bound left out does not close it); `passingGrade` (70 unless given) decides whether a grade passes. Answers 201 with its URL in `Location`.
+         */
         post: operations["offerings.create"];
         delete?: never;
         options?: never;
@@ -232,12 +304,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an offering */
+        /**
+         * Get an offering
+         * @description The offering. An id that is not one of the organization's offerings is a 404.
+         */
         get: operations["offerings.get"];
-        /** Update an offering (partial); orderIndex moves it */
+        /**
+         * Update an offering (partial); orderIndex moves it
+         * @description Beyond v5. Changes only the properties sent; a new `orderIndex` moves the others to keep the order without gaps. Registrations keep the title the offering had when they were made.
+         */
         put: operations["offerings.update"];
         post?: never;
-        /** Delete an offering that has no registrations but ejected ones (which go with it) */
+        /**
+         * Delete an offering that has no registrations but ejected ones (which go with it)
+         * @description Beyond v5. While a registration of it is active, passed or failed, the answer is 400 and nothing is deleted.
+         */
         delete: operations["offerings.delete"];
         options?: never;
         head?: never;
@@ -251,10 +332,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List registrations by creation date */
+        /**
+         * List registrations by creation date
+         * @description A page of the organization's registrations, oldest first, filtered by `status`, `userId`, `offeringId` and their dates. A `userId` or `offeringId` that does not exist in the organization is a 400 on that parameter.
+         */
         get: operations["registrations.list"];
         put?: never;
-        /** Register a user for an offering that is open for registration */
+        /**
+         * Register a user for an offering that is open for registration
+         * @description `userId` and `offeringId` are required. A 400 names the property at fault when the user or the offering does not exist, the user is deactivated, the offering is not open for registration now, or the user already holds an active registration of it (or a finished one, and the offering allows no retake); an ejected registration blocks nothing. Answers 201 with its URL in `Location`.
+         */
         post: operations["registrations.create"];
         delete?: never;
         options?: never;
@@ -269,9 +356,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a registration */
+        /**
+         * Get a registration
+         * @description The registration, with the offering's title as it was when the user registered. 404 for an id not in the organization.
+         */
         get: operations["registrations.get"];
-        /** Eject ({"status": "ejected"}) or grade ({"grade": n}) a registration */
+        /**
+         * Eject ({"status": "ejected"}) or grade ({"grade": n}) a registration
+         * @description One of two changes. `{"status": "ejected"}` ends an active registration without a grade; a graded or already ejected one answers 400 and stays as it is. `{"grade": n}`, 0 to 100 with an optional `graderComment`, sets `status` to `passed` when `n` reaches the offering's `passingGrade`, else `failed`, and `endDate` when it had none. `{"status": "active"}` on an active registration changes nothing. Anything else is a 400.
+         */
         put: operations["registrations.update"];
         post?: never;
         delete?: never;
@@ -287,7 +380,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the agreements defined: standard, then custom */
+        /**
+         * List the agreements defined: standard, then custom
+         * @description The standard agreement, which every organization has, then the custom one once it is defined.
+         */
         get: operations["agreements.list"];
         put?: never;
         post?: never;
@@ -304,9 +400,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the standard or custom agreement */
+        /**
+         * Get the standard or custom agreement
+         * @description `type` is `standard` or `custom`; the custom agreement is a 404 until it is defined.
+         */
         get: operations["agreements.get"];
-        /** Define (title and text required the first time) or revise an agreement */
+        /**
+         * Define (title and text required the first time) or revise an agreement
+         * @description Beyond v5. Defines the agreement, `title` and `text` required, or changes only what is sent of it. The custom agreement is always required: `required: false` on it is a 400. `If-None-Match: *` defines it only if nobody has yet.
+         */
         put: operations["agreements.replace"];
         post?: never;
         delete?: never;
@@ -322,7 +424,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's agreements: standard, then custom when defined */
+        /**
+         * A user's agreements: standard, then custom when defined
+         * @description Each agreement with `agreed`, and `agreedDate` once the user agreed to its current text. 404 for a user not in the organization.
+         */
         get: operations["userAgreements.list"];
         put?: never;
         post?: never;
@@ -339,9 +444,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's agreement to the standard or custom agreement */
+        /**
+         * A user's agreement to the standard or custom agreement
+         * @description The agreement's `title` and `text`, with `agreed` and, once agreed, `agreedDate`. 404 for the custom agreement until it is defined.
+         */
         get: operations["userAgreements.get"];
-        /** Record that the user agrees (to the current text) or no longer agrees */
+        /**
+         * Record that the user agrees (to the current text) or no longer agrees
+         * @description `{"agreed": true}` records the agreement to the current text, with the time; `false` withdraws it. Answers 204.
+         */
         put: operations["userAgreements.replace"];
         post?: never;
         delete?: never;
@@ -357,9 +468,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SCIM attributes mapped onto userfields */
+        /**
+         * SCIM attributes mapped onto userfields
+         * @description Beyond v5. SCIM attribute → userfield id: what an identity provider sends of these attributes is stored as the user's value of that field.
+         */
         get: operations["scimAttributes.get"];
-        /** Map SCIM attributes onto userfields (null removes a mapping), all or nothing */
+        /**
+         * Map SCIM attributes onto userfields (null removes a mapping), all or nothing
+         * @description Beyond v5. `{"<SCIM attribute>": "<userfield id>"}`: the enterprise extension, core attributes the server does not store, typed entries (`phoneNumbers[type eq "work"].value`) and the organization's own extension; `null` removes a mapping, and attributes not named keep theirs. One refused entry refuses them all (400).
+         */
         put: operations["scimAttributes.replace"];
         post?: never;
         delete?: never;
@@ -375,7 +492,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Beyond v5. The changes of the organization in the order they committed, kept for a retention period (30 days by default) */
+        /**
+         * Beyond v5. The changes of the organization in the order they committed, kept for a retention period (30 days by default)
+         * @description Each event holds the resource as the API answers it after the change (`data`; as it was, for a deletion) and, for an update, the previous value of what changed (`previousAttributes`). Keep the id of the last event read and ask for `after` it: nothing that commits later is listed before it, and `next` is there while more follow. An `after` older than the retention is a 400: start over from the `updatedDate` lists.
+         */
         get: operations["events.list"];
         put?: never;
         post?: never;
@@ -392,10 +512,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Beyond v5. List webhooks */
+        /**
+         * Beyond v5. List webhooks
+         * @description A page of the organization's webhooks, oldest first, never with their secrets.
+         */
         get: operations["webhooks.list"];
         put?: never;
-        /** Beyond v5. Create a webhook: the answer holds its signing secret, shown this once */
+        /**
+         * Beyond v5. Create a webhook: the answer holds its signing secret, shown this once
+         * @description `url` must be https to a public address, checked again at every delivery; `events` names the event types it receives. Each delivery is a POST signed per Standard Webhooks with `secret` (`whsec_...`), retried with back-off for 24 hours until the receiver answers 2xx. A retry with the same Idempotency-Key answers the webhook without its secret, which is kept nowhere else: a client that lost it deletes the webhook and creates it again.
+         */
         post: operations["webhooks.create"];
         delete?: never;
         options?: never;
@@ -410,12 +536,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Beyond v5. Get a webhook */
+        /**
+         * Beyond v5. Get a webhook
+         * @description The webhook without its secret; `disabled` and `disabledReason` tell when every attempt failed for 24 hours.
+         */
         get: operations["webhooks.get"];
-        /** Beyond v5. Update a webhook (partial); disabled: false enables it again, and the answer (200) counts the events it missed meanwhile */
+        /**
+         * Beyond v5. Update a webhook (partial); disabled: false enables it again, and the answer (200) counts the events it missed meanwhile
+         * @description Changes only what is sent, and answers 204. Enabling a disabled webhook answers 200 instead, with the webhook, `missedEvents` and `recover`, the request that queues what it missed. To keep each resource's order, recover while it is still disabled, then enable it.
+         */
         put: operations["webhooks.update"];
         post?: never;
-        /** Beyond v5. Delete a webhook and its deliveries */
+        /**
+         * Beyond v5. Delete a webhook and its deliveries
+         * @description Nothing more is sent to it, pending deliveries included.
+         */
         delete: operations["webhooks.delete"];
         options?: never;
         head?: never;
@@ -431,7 +566,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Beyond v5. Send a webhook.ping event to the webhook now */
+        /**
+         * Beyond v5. Send a webhook.ping event to the webhook now
+         * @description Answers 202 with the delivery, queued; its attempts show in the deliveries list. A disabled webhook is a 400: enable it first.
+         */
         post: operations["webhooks.test"];
         delete?: never;
         options?: never;
@@ -448,7 +586,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Beyond v5. Queue again the events since a moment that the webhook missed (made while it was disabled) or whose delivery failed for good */
+        /**
+         * Beyond v5. Queue again the events since a moment that the webhook missed (made while it was disabled) or whose delivery failed for good
+         * @description Queues every event of the feed since `since` (included) of the types the webhook receives that it has no pending or successful delivery of, in the order of the feed, after the deliveries already queued. `since` may precede the webhook, never the retention of events nor now. Answers 202 with the count queued.
+         */
         post: operations["webhooks.recover"];
         delete?: never;
         options?: never;
@@ -463,7 +604,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Beyond v5. The deliveries to the webhook, newest first, each with its attempts */
+        /**
+         * Beyond v5. The deliveries to the webhook, newest first, each with its attempts
+         * @description Each delivery's event, state and every attempt with the receiver's status or the error. 404 for a webhook not in the organization.
+         */
         get: operations["webhookDeliveries.list"];
         put?: never;
         post?: never;
@@ -482,7 +626,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Beyond v5. Send a delivery again now, with the same webhook-id, and retry it for another day */
+        /**
+         * Beyond v5. Send a delivery again now, with the same webhook-id, and retry it for another day
+         * @description Answers 202 with the delivery, queued again under its first `webhook-id`, which tells a receiver it is a repeat. A disabled webhook is a 400: enable it first.
+         */
         post: operations["webhookDeliveries.resend"];
         delete?: never;
         options?: never;
@@ -501,7 +648,7 @@ export interface paths {
         put?: never;
         /**
          * Beyond v5. Import users from a file (the request body), in the background: 202 with the job to follow
-         * @description The body is the file: text/csv (UTF-8, UTF-16 with a byte order mark, Windows-1252; comma, semicolon or tab) or JSON Lines (application/x-ndjson) or an Excel workbook (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet; sheet names one), at most 64 MiB. The options are those of the command line. GET the Location until the state is no longer running.
+         * @description The body is the file: text/csv or text/tab-separated-values (UTF-8, UTF-16, Windows-1252; comma, semicolon or tab) or JSON Lines (application/x-ndjson) or an Excel workbook (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet; sheet names one), at most 64 MiB. The options are those of the command line. A file beyond what an import reads (a workbook unpacking to more than 96 MiB of XML, more than 1,048,576 rows or 16,777,216 filled cells) is refused with 413 before anything starts. GET the Location until the state is no longer running.
          */
         post: operations["imports.create"];
         delete?: never;
@@ -517,7 +664,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Beyond v5. Get an import: its state, counts and the problems of its rows */
+        /**
+         * Beyond v5. Get an import: its state, counts and the problems of its rows
+         * @description `state` is `running` until the import `succeeded`, was `refused` (problems in rows, or more changes than `maxChanges`: nothing was written) or `failed`. `problems` lists each refused row with its column and field.
+         */
         get: operations["imports.get"];
         put?: never;
         post?: never;
@@ -556,6 +706,11 @@ export interface components {
              * @example 2013-10-23T00:48:50Z
              */
             updatedDate: string;
+            /**
+             * @description Beyond v5. What the person administers in the console; absent for a learner
+             * @enum {string}
+             */
+            accountType?: "courseAdministrator" | "organizationAdministrator";
         };
         UserfieldCategory: {
             id: string;
@@ -748,7 +903,18 @@ export interface components {
              */
             createdDate: string;
             organizationId: string;
-            /** @description The resource as the API returns it after the change; for a deletion, as it was before (a tombstone). userfieldvalues.updated: {userId, values, updatedDate}; useragreement.updated: the user agreement with its userId */
+            actor?: {
+                /**
+                 * @description How the change was made: `token` (an API token), `oauthClient` (a token issued to an OAuth client), `scim` (a token through /scim/v2), `person` (someone signed in, in the console or on their own pages), `import` (an import of a file), `commandLine` (the server's command line), `operator` (the server's operator, on its pages), `server` (the server itself)
+                 * @enum {string}
+                 */
+                type: "token" | "oauthClient" | "scim" | "person" | "import" | "commandLine" | "operator" | "server";
+                /** @description The token's, OAuth client's, person's (user id) or import job's id; null for the command line and the server */
+                id: string | null;
+                /** @description What it was known by then: the token's or client's name, the person's email, for an import who started it. Never a secret */
+                name: string | null;
+            };
+            /** @description The resource as the API returns it after the change; for a deletion, as it was before (a tombstone). userfieldvalues.updated: {userId, values, updatedDate}; useragreement.updated: the user agreement with its userId and updatedDate (a user's values and agreements are part of the user: updatedDate is the user's) */
             data: {
                 [key: string]: unknown;
             };
@@ -2122,6 +2288,8 @@ export interface operations {
                 updatedDate?: string;
                 /** @description Last login date: a precise timestamp, an imprecise date (2013, 2013-10, 2013-10-23, 2013-10-23T00, 2013-10-23T00:48) or a range from/to where either end may be .. */
                 lastLoginDate?: string;
+                /** @description Beyond v5. Users of this kind of account only */
+                accountType?: "learner" | "courseAdministrator" | "organizationAdministrator";
             };
             header?: never;
             path?: never;
@@ -2212,6 +2380,13 @@ export interface operations {
                     locale?: string;
                     /** @description Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way */
                     active?: boolean;
+                    /**
+                     * @description Beyond v5. `learner` (the default), `courseAdministrator` (manages offerings and registrations in the console) or `organizationAdministrator` (manages everything of the organization in the console)
+                     * @enum {string}
+                     */
+                    accountType?: "learner" | "courseAdministrator" | "organizationAdministrator";
+                    /** @description Beyond v5, write-only. true: the person must choose a new password at their next sign-in (for a temporary password set by an administrator); false withdraws the request */
+                    requirePasswordChange?: boolean;
                     /** @description Read-only; ignored on input. */
                     readonly id?: unknown;
                     /** @description Read-only; ignored on input. */
@@ -2338,6 +2513,13 @@ export interface operations {
                     locale?: string | null;
                     /** @description Beyond v5. False deactivates the user, true reactivates it; nothing is lost either way */
                     active?: boolean;
+                    /**
+                     * @description Beyond v5. `learner` (the default), `courseAdministrator` (manages offerings and registrations in the console) or `organizationAdministrator` (manages everything of the organization in the console)
+                     * @enum {string|null}
+                     */
+                    accountType?: "learner" | "courseAdministrator" | "organizationAdministrator" | null;
+                    /** @description Beyond v5, write-only. true: the person must choose a new password at their next sign-in (for a temporary password set by an administrator); false withdraws the request */
+                    requirePasswordChange?: boolean;
                     /** @description Read-only; ignored on input. */
                     readonly id?: unknown;
                     /** @description Read-only; ignored on input. */
@@ -3987,7 +4169,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description "ejected" ends an active registration without a grade; the current status changes nothing
+                     * @description "ejected" ends an active registration without a grade; 400 on a registration graded or already ejected ("the registration is already ejected"). The current status of an active, passed or failed registration changes nothing, so that a client can PUT back what it read
                      * @enum {string}
                      */
                     status?: "active" | "passed" | "failed" | "ejected";
@@ -4552,6 +4734,7 @@ export interface operations {
             query?: {
                 /** @description The id of the last event read: the list goes on after it. Absent: from the oldest event kept */
                 after?: string;
+                /** @description Up to 1000 events a page, beyond v5's 100: a consumer catching up reads in fewer round trips */
                 limit?: number;
             };
             header?: never;
@@ -4665,7 +4848,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery)
+                     * @description Where events are POSTed: https, to a public host name (at most 253 characters; loopback, `.internal`, `.local` and `.home.arpa` names refused), checked on the addresses it resolves to at every delivery
                      */
                     url: string;
                     /** @description The event types the webhook receives */
@@ -4806,7 +4989,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description Where events are POSTed: https, to a public address (checked on the resolved address at every delivery)
+                     * @description Where events are POSTed: https, to a public host name (at most 253 characters; loopback, `.internal`, `.local` and `.home.arpa` names refused), checked on the addresses it resolves to at every delivery
                      */
                     url?: string;
                     /** @description The event types the webhook receives */
@@ -5172,15 +5355,19 @@ export interface operations {
                 dryRun?: boolean;
                 /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
                 encoding?: string;
-                /** @description An Excel workbook's sheet, by name; the first when absent */
+                /** @description An Excel workbook's sheet, by name (case aside); the first when absent */
                 sheet?: string;
+                /** @description The row of the headings, as a spreadsheet numbers it (title rows above it are left out); the first row with something in it when absent */
+                headerRow?: number;
+                /** @description How the file writes numbers and dates (de, fr-CH, en-GB): a decimal comma, the day before the month; when absent, a file with semicolons between its cells is read so, any other as the API writes them */
+                locale?: string;
                 /** @description What headings hold: "Employee Email=email,Dept=Department" */
                 map?: string;
                 /** @description Columns left out: "Cost centre,Badge" */
                 ignoreColumns?: string;
                 /** @description The nightly sync: deactivate (never delete) the organization's active users whose email is not in the file */
                 deactivateMissing?: boolean;
-                /** @description Refuse the whole file when it would update and deactivate more users than this: a number, or a percentage of the organization's users (10% with deactivateMissing unless given; no limit without it) */
+                /** @description Refuse the whole file when it would update and deactivate more users than this: a number, a percentage of the organization's users, or both, the larger applying (10%,5 with deactivateMissing unless given: a tenth, and never fewer than 5; no limit without it) */
                 maxChanges?: string;
                 /** @description With deactivateMissing: deactivate only users an import brought, none created through the API or SCIM */
                 onlyImported?: boolean;
@@ -5208,7 +5395,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         /**
-                         * @description running; succeeded (summary holds the counts); refused (problems says why, and nothing was written); failed (the import stopped partway: problems says where; the batches before were written)
+                         * @description running; succeeded (summary holds the counts); refused (problems says why, and nothing was written; a file that would change more users than maxChanges allows has its summary too); failed (the import stopped partway: problems says where; the batches before were written)
                          * @enum {string}
                          */
                         state: "running" | "succeeded" | "refused" | "failed";
@@ -5217,26 +5404,34 @@ export interface operations {
                          * @example 2013-10-23T00:48:50Z
                          */
                         createdDate: string;
-                        finishedDate: string | null;
+                        /**
+                         * @description When the import finished; absent while it runs, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        finishedDate?: string;
                         options: {
                             /** @description Check and compare only: the job tells what would change (changes lists who would be updated or deactivated), and nothing is written */
                             dryRun?: boolean;
                             /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
                             encoding?: string;
-                            /** @description An Excel workbook's sheet, by name; the first when absent */
+                            /** @description An Excel workbook's sheet, by name (case aside); the first when absent */
                             sheet?: string;
+                            /** @description The row of the headings, as a spreadsheet numbers it (title rows above it are left out); the first row with something in it when absent */
+                            headerRow?: number;
+                            /** @description How the file writes numbers and dates (de, fr-CH, en-GB): a decimal comma, the day before the month; when absent, a file with semicolons between its cells is read so, any other as the API writes them */
+                            locale?: string;
                             /** @description What headings hold: "Employee Email=email,Dept=Department" */
                             map?: string;
                             /** @description Columns left out: "Cost centre,Badge" */
                             ignoreColumns?: string;
                             /** @description The nightly sync: deactivate (never delete) the organization's active users whose email is not in the file */
                             deactivateMissing?: boolean;
-                            /** @description Refuse the whole file when it would update and deactivate more users than this: a number, or a percentage of the organization's users (10% with deactivateMissing unless given; no limit without it) */
+                            /** @description Refuse the whole file when it would update and deactivate more users than this: a number, a percentage of the organization's users, or both, the larger applying (10%,5 with deactivateMissing unless given: a tenth, and never fewer than 5; no limit without it) */
                             maxChanges?: string;
                             /** @description With deactivateMissing: deactivate only users an import brought, none created through the API or SCIM */
                             onlyImported?: boolean;
                         };
-                        summary: {
+                        summary?: {
                             /** @description The file's users */
                             rows: number;
                             /** @description Users created */
@@ -5250,21 +5445,23 @@ export interface operations {
                             /** @description Userfield values set or changed */
                             userfieldValues: number;
                             dryRun: boolean;
-                            /** @description In a dry run: every stored user that would be updated or deactivated */
+                            /** @description In a dry run: each row that would create or update a user, then each user that would be deactivated; at most 10,000 (the counts tell the whole) */
                             changes?: {
+                                /** @description The file's row (as a spreadsheet numbers it); absent for a user missing from the file */
+                                row?: number;
                                 email: string;
                                 /** @enum {string} */
-                                change: "updated" | "deactivated";
+                                change: "created" | "updated" | "deactivated";
                             }[];
-                        } | null;
-                        /** @description The file's problems, row by row (at most 1,000) */
-                        problems: {
-                            /** @description The spreadsheet's row (the header is row 1); null for the whole file */
-                            row: number | null;
+                        };
+                        /** @description The file's problems, row by row (at most 1,000); absent when there are none */
+                        problems?: {
+                            /** @description The spreadsheet's row (empty rows count, as a spreadsheet shows them); absent for the whole file */
+                            row?: number;
                             /** @description The file's column (its heading), or the character in the line for bytes the encoding cannot read */
-                            column: string | number | null;
+                            column?: string | number;
                             /** @description The user property or userfield the column stands for */
-                            field: string | null;
+                            field?: string;
                             message: string;
                         }[];
                     };
@@ -5306,7 +5503,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         /**
-                         * @description running; succeeded (summary holds the counts); refused (problems says why, and nothing was written); failed (the import stopped partway: problems says where; the batches before were written)
+                         * @description running; succeeded (summary holds the counts); refused (problems says why, and nothing was written; a file that would change more users than maxChanges allows has its summary too); failed (the import stopped partway: problems says where; the batches before were written)
                          * @enum {string}
                          */
                         state: "running" | "succeeded" | "refused" | "failed";
@@ -5315,26 +5512,34 @@ export interface operations {
                          * @example 2013-10-23T00:48:50Z
                          */
                         createdDate: string;
-                        finishedDate: string | null;
+                        /**
+                         * @description When the import finished; absent while it runs, UTC yyyy-mm-ddThh:mm:ssZ
+                         * @example 2013-10-23T00:48:50Z
+                         */
+                        finishedDate?: string;
                         options: {
                             /** @description Check and compare only: the job tells what would change (changes lists who would be updated or deactivated), and nothing is written */
                             dryRun?: boolean;
                             /** @description The file's encoding (utf-8, utf-16le, utf-16be, windows-1252, iso-8859-1); told by its bytes when absent */
                             encoding?: string;
-                            /** @description An Excel workbook's sheet, by name; the first when absent */
+                            /** @description An Excel workbook's sheet, by name (case aside); the first when absent */
                             sheet?: string;
+                            /** @description The row of the headings, as a spreadsheet numbers it (title rows above it are left out); the first row with something in it when absent */
+                            headerRow?: number;
+                            /** @description How the file writes numbers and dates (de, fr-CH, en-GB): a decimal comma, the day before the month; when absent, a file with semicolons between its cells is read so, any other as the API writes them */
+                            locale?: string;
                             /** @description What headings hold: "Employee Email=email,Dept=Department" */
                             map?: string;
                             /** @description Columns left out: "Cost centre,Badge" */
                             ignoreColumns?: string;
                             /** @description The nightly sync: deactivate (never delete) the organization's active users whose email is not in the file */
                             deactivateMissing?: boolean;
-                            /** @description Refuse the whole file when it would update and deactivate more users than this: a number, or a percentage of the organization's users (10% with deactivateMissing unless given; no limit without it) */
+                            /** @description Refuse the whole file when it would update and deactivate more users than this: a number, a percentage of the organization's users, or both, the larger applying (10%,5 with deactivateMissing unless given: a tenth, and never fewer than 5; no limit without it) */
                             maxChanges?: string;
                             /** @description With deactivateMissing: deactivate only users an import brought, none created through the API or SCIM */
                             onlyImported?: boolean;
                         };
-                        summary: {
+                        summary?: {
                             /** @description The file's users */
                             rows: number;
                             /** @description Users created */
@@ -5348,21 +5553,23 @@ export interface operations {
                             /** @description Userfield values set or changed */
                             userfieldValues: number;
                             dryRun: boolean;
-                            /** @description In a dry run: every stored user that would be updated or deactivated */
+                            /** @description In a dry run: each row that would create or update a user, then each user that would be deactivated; at most 10,000 (the counts tell the whole) */
                             changes?: {
+                                /** @description The file's row (as a spreadsheet numbers it); absent for a user missing from the file */
+                                row?: number;
                                 email: string;
                                 /** @enum {string} */
-                                change: "updated" | "deactivated";
+                                change: "created" | "updated" | "deactivated";
                             }[];
-                        } | null;
-                        /** @description The file's problems, row by row (at most 1,000) */
-                        problems: {
-                            /** @description The spreadsheet's row (the header is row 1); null for the whole file */
-                            row: number | null;
+                        };
+                        /** @description The file's problems, row by row (at most 1,000); absent when there are none */
+                        problems?: {
+                            /** @description The spreadsheet's row (empty rows count, as a spreadsheet shows them); absent for the whole file */
+                            row?: number;
                             /** @description The file's column (its heading), or the character in the line for bytes the encoding cannot read */
-                            column: string | number | null;
+                            column?: string | number;
                             /** @description The user property or userfield the column stands for */
-                            field: string | null;
+                            field?: string;
                             message: string;
                         }[];
                     };

@@ -5,14 +5,20 @@ import { organizationOf, scopesOption, table, UsageError, type Context } from '.
 
 export async function create({ db, values, print }: Context): Promise<number> {
   const orgId = await organizationOf(db, values.org);
-  const { secret, info } = await clientsService(db).create(orgId, { name: values.name, scopes: scopesOption(values.scopes) });
-  print({ clientId: info.id, clientSecret: secret, ...info }, `${info.id}\t${secret}`);
+  const { secret, info } = await clientsService(db).create(orgId, {
+    name: values.name,
+    scopes: scopesOption(values.scopes),
+    redirectUris: values['redirect-uri'],
+    postLogoutRedirectUris: values['post-logout-redirect-uri'],
+    public: values.public,
+  });
+  print({ clientId: info.id, ...(secret ? { clientSecret: secret } : {}), ...info }, secret ? `${info.id}\t${secret}` : info.id);
   return 0;
 }
 
 export async function list({ db, values, print }: Context): Promise<number> {
   const clients = await clientsService(db).list(await organizationOf(db, values.org));
-  const columns = ['id', 'name', 'scopes', 'createdDate', 'lastUsedDate', 'revokedDate'];
+  const columns = ['id', 'name', 'scopes', 'redirectUris', 'createdDate', 'lastUsedDate', 'revokedDate'];
   print(clients, table(clients as unknown as Record<string, unknown>[], columns));
   return 0;
 }

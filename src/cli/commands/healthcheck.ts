@@ -6,13 +6,13 @@ import type { Context } from '../command.js';
 const HEALTHCHECK_TIMEOUT_MS = 5000;
 
 /** `healthcheck`: for a container's HEALTHCHECK, exit code 0 when the local server's /healthz answers 200. */
-export async function healthcheck({ config, io }: Context): Promise<number> {
+export async function healthcheck({ config, io, print }: Context): Promise<number> {
   const status = await localHealth(config);
   if (status === 200) {
-    io.out('ok');
+    print({ status: 'ok' }, 'ok');
     return 0;
   }
-  io.err(`training-api: ${typeof status === 'number' ? `/healthz answered ${status}` : status}`);
+  io.err(`training-api: ${typeof status === 'number' ? `/healthz answered ${status}` : `${status}: is the server running, at HOST and PORT?`}`);
   return 1;
 }
 

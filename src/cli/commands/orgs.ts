@@ -1,17 +1,23 @@
-import { organizationsService } from '../../resources/organizations/organizations.service.js';
-import { existingOrganization, required, table, UsageError, type Context } from '../command.js';
+import { organizationsService } from '../../tenancy/organizations.service.js';
+import { fillSandbox } from '../../tenancy/sandbox.js';
+import { existingOrganization, organizationUrls, required, table, UsageError, type Context } from '../command.js';
 
 /** `orgs create`, `list`, `rename` and `delete`: organizations are managed from the command line only. */
 
-export async function create({ db, values, print }: Context): Promise<number> {
-  const organization = await organizationsService(db).create(required(values.name, '--name'));
+export async function create({ db, config, values, print }: Context): Promise<number> {
+  const sandbox = Boolean(values.sandbox);
+  const organization = await organizationsService(db).create(required(values.name, '--name'), { sandbox });
+  if (sandbox) await fillSandbox(db, organization.id, config.passwordPolicy);
   print(organization, organization.id);
   return 0;
 }
 
-export async function list({ db, print }: Context): Promise<number> {
-  const organizations = await organizationsService(db).list();
-  print(organizations, table(organizations, ['id', 'name', 'createdDate']));
+export async function list({ db, config, print }: Context): Promise<number> {
+  const organizations = (await organizationsService(db).list()).map((organization) => ({
+    ...organization,
+    ...organizationUrls(config, organization.id),
+  }));
+  print(organizations, table(organizations, ['id', 'name', 'createdDate', 'signInUrl', 'consoleUrl', 'sandbox']));
   return 0;
 }
 

@@ -1,4 +1,4 @@
-import { attributeMappingsService } from '../../scim/mappings/attribute-mappings.service.js';
+import { attributeMappingsService } from '../../resources/attribute-mappings/attribute-mappings.service.js';
 import { commandLineCaller, organizationOf, required, table, type Context } from '../command.js';
 
 /** `scim attributes`, `map` and `unmap`: the organization's SCIM attribute mappings, through the service of /scimattributes. */

@@ -1,16 +1,18 @@
 import { once } from 'node:events';
 import { createWriteStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import type { Database } from '../../db/schema.js';
+import { importActor } from '../../lib/actors.js';
 import { ImportInterrupted } from '../../imports/apply.js';
 import { problemText } from '../../imports/rows.js';
 import { exportUsers } from '../../imports/users-export.js';
-import { importUsers, type ImportOptions } from '../../imports/users-import.js';
+import { importUsers, type ImportOptions, type ImportOutcome } from '../../imports/users-import.js';
+import type { ImportSummary } from '../../resources/imports/imports.schemas.js';
+import { FileTooLarge } from '../../imports/file-limits.js';
 import { progressOf } from '../progress.js';
-import { formatOf, FORMATS, type Format } from '../../imports/file-rows.js';
+import { formatOf, FORMATS, type Format } from '../../imports/file-reader.js';
 import { importOptionsOf } from '../../imports/import-options.js';
 import { commandLineCaller, organizationOf, UsageError, type Context, type Output } from '../command.js';
 
@@ -20,15 +22,19 @@ import { commandLineCaller, organizationOf, UsageError, type Context, type Outpu
  */
 
 export async function importCommand({ db, args, values, config, io }: Context): Promise<number> {
-  const caller = commandLineCaller(await organizationOf(db, values.org));
+  const administrator = commandLineCaller(await organizationOf(db, values.org));
+  // Its changes are the import's, as those of an import started through the API.
+  const caller = { ...administrator, actor: importActor(administrator.actor, null) };
   const file = args[0]!;
   const format = formatOf(file);
-  if (!format) throw new UsageError(`${file}: the file must end in .csv, .jsonl or .xlsx`);
+  if (!format) throw new UsageError(`${file}: the file must end in .csv, .tsv, .txt, .jsonl or .xlsx`);
   if (!existsSync(file)) throw new UsageError(`No file at ${file}`);
   const written = importOptionsOf(format, {
     dryRun: values['dry-run'],
     encoding: values.encoding,
     sheet: values.sheet,
+    headerRow: values['header-row'],
+    locale: values.locale,
     map: values.map,
     ignoreColumns: values['ignore-columns'],
     deactivateMissing: values['deactivate-missing'],
@@ -39,7 +45,13 @@ export async function importCommand({ db, args, values, config, io }: Context): 
     const [option, message] = Object.entries(written.errors)[0]!;
     throw new UsageError(`--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${message}`);
   }
-  return importFile(db, caller, file, { ...written.options, passwordPolicy: config.passwordPolicy, json: values.json ?? false }, io);
+  return importFile(
+    db,
+    caller,
+    file,
+    { ...written.options, ...config.imports, passwordPolicy: config.passwordPolicy, json: values.json ?? false },
+    io,
+  );
 }
 
 export async function exportCommand({ db, values, io }: Context): Promise<number> {
@@ -53,6 +65,37 @@ export async function exportCommand({ db, values, io }: Context): Promise<number
   return 0;
 }
 
+/** The summary of an import as a line of text. */
+function summaryText(name: string, summary: ImportSummary, deactivateMissing: boolean): string {
+  const counts = `${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.userfieldValues} userfield values`;
+  const missing = deactivateMissing ? `; ${summary.deactivated} missing from the file` : '';
+  if (!summary.dryRun) return `Imported ${summary.rows} users from ${name}: ${counts} set${missing && `${missing} deactivated`}`;
+  return `${name} is valid: ${summary.rows} users would be imported (${counts})${missing && `${missing} would be deactivated`}; nothing was written`;
+}
+
+/**
+ * Prints the outcome: problems with their row numbers, the summary, and in a dry run who would be
+ * changed (a refused one too). With `json`, each problem and the summary are a JSON line on stdout.
+ */
+function printOutcome(name: string, outcome: ImportOutcome, options: { json: boolean; deactivateMissing: boolean }, io: Output): number {
+  const { summary } = outcome;
+  if (options.json) {
+    if ('problems' in outcome) for (const problem of outcome.problems) io.out(JSON.stringify(problem));
+    if (summary) io.out(JSON.stringify(summary));
+    return 'problems' in outcome ? 1 : 0;
+  }
+  if ('problems' in outcome) {
+    const { problems } = outcome;
+    io.err(`${name}: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}; nothing was written`);
+    for (const problem of problems) io.err(`  ${problemText(problem)}`);
+  } else io.out(summaryText(name, outcome.summary, options.deactivateMissing));
+  // Who would be created the summary counts: a first import would list everyone.
+  for (const { email, change } of summary?.changes ?? []) {
+    if (change !== 'created') io.out(`  ${change === 'updated' ? 'would update' : 'would deactivate'} ${email}`);
+  }
+  return 'problems' in outcome ? 1 : 0;
+}
+
 /** Imports `file`; problems are printed with their row numbers (as JSON lines with `json`). The exit code. */
 async function importFile(
   db: Kysely<Database>,
@@ -62,39 +105,15 @@ async function importFile(
   io: Output,
 ): Promise<number> {
   const name = basename(file);
+  const progress = progressOf(io, options.json);
   try {
-    const outcome = await importUsers(db, caller, await readFile(file), { ...options, progress: (total, stage) => progressOf(total, stage, io) });
-    if ('problems' in outcome) {
-      const { problems } = outcome;
-      if (options.json) {
-        for (const problem of problems) io.out(JSON.stringify({ row: null, column: null, field: null, ...problem }));
-      } else {
-        io.err(`${name}: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}; nothing was written`);
-        for (const problem of problems) io.err(`  ${problemText(problem)}`);
-      }
-      return 1;
-    }
-    const { summary } = outcome;
-    // One line, like the problems a refused file prints as JSON lines.
-    if (options.json) {
-      io.out(JSON.stringify(summary));
-      return 0;
-    }
-    const counts = `${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.userfieldValues} userfield values`;
-    const missing = options.deactivateMissing ? `; ${summary.deactivated} missing from the file` : '';
-    if (!summary.dryRun) {
-      io.out(`Imported ${summary.rows} users from ${name}: ${counts} set${missing && `${missing} deactivated`}`);
-      return 0;
-    }
-    io.out(
-      `${name} is valid: ${summary.rows} users would be imported (${counts})${missing && `${missing} would be deactivated`}; nothing was written`,
-    );
-    for (const { email, change } of summary.changes ?? []) io.out(`  ${change === 'updated' ? 'would update' : 'would deactivate'} ${email}`);
-    return 0;
+    return printOutcome(name, await importUsers(db, caller, { path: file }, { ...options, progress }), options, io);
   } catch (error) {
-    if (!(error instanceof ImportInterrupted)) throw error;
-    io.err(`training-api: ${error.message}`);
+    if (!(error instanceof ImportInterrupted || error instanceof FileTooLarge)) throw error;
+    io.err(options.json ? JSON.stringify({ error: `${name}: ${error.message}` }) : `training-api: ${name}: ${error.message}`);
     return 1;
+  } finally {
+    progress.stop();
   }
 }
 

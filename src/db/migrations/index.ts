@@ -17,6 +17,16 @@ import * as importJobHeartbeat from './0015-import-job-heartbeat.js';
 import * as scimUserEmails from './0016-scim-user-emails.js';
 import * as userJson from './0017-user-json.js';
 import * as userJsonVerbatim from './0018-user-json-verbatim.js';
+import * as accountTypes from './0019-account-types.js';
+import * as signIn from './0020-sign-in.js';
+import * as consoleImports from './0023-console-imports.js';
+import * as scimRequests from './0024-scim-requests.js';
+import * as usersByAccountType from './0025-users-by-account-type.js';
+import * as eventActors from './0026-event-actors.js';
+import * as webhookDeliveryReady from './0027-webhook-delivery-ready.js';
+import * as reports from './0028-reports.js';
+import * as sandboxOrganizations from './0029-sandbox-organizations.js';
+import * as nameSearch from './0030-name-search.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +48,14 @@ export const migrations: Record<string, Migration> = {
   '0016-scim-user-emails': scimUserEmails,
   '0017-user-json': userJson,
   '0018-user-json-verbatim': userJsonVerbatim,
+  '0019-account-types': accountTypes,
+  '0020-sign-in': signIn,
+  '0023-console-imports': consoleImports,
+  '0024-scim-requests': scimRequests,
+  '0025-users-by-account-type': usersByAccountType,
+  '0026-event-actors': eventActors,
+  '0027-webhook-delivery-ready': webhookDeliveryReady,
+  '0028-reports': reports,
+  '0029-sandbox-organizations': sandboxOrganizations,
+  '0030-name-search': nameSearch,
 };

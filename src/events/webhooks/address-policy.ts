@@ -8,9 +8,47 @@ export interface AddressPolicy {
 }
 
 const URL_MESSAGE = 'must be an https URL of a public host';
+/** How loopback becomes allowed, for a refusal to name. */
+const LOOPBACK_SETTING = 'set WEBHOOKS_ALLOW_INSECURE_LOOPBACK=true to allow loopback, over http or https, for tests and local development';
 
-function isLoopbackName(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost');
+/** RFC 1035 §2.3.4: a name of at most 253 characters (255 octets on the wire), each label of at most 63. */
+export const MAX_NAME_LENGTH = 253;
+export const MAX_LABEL_LENGTH = 63;
+
+/** Names every resolver on the machine answers with a loopback address: `localhost` and its subdomains (RFC 6761 §6.3), and Debian's /etc/hosts ones. */
+export const LOOPBACK_DOMAIN = 'localhost';
+export const LOOPBACK_NAMES = ['ip6-localhost', 'ip6-loopback'];
+
+function isLoopbackName(name: string): boolean {
+  return name === LOOPBACK_DOMAIN || name.endsWith(`.${LOOPBACK_DOMAIN}`) || LOOPBACK_NAMES.includes(name);
+}
+
+/** Domains reserved for private networks, and what they hold: no public host is ever named under them. */
+export const PRIVATE_DOMAINS: Readonly<Record<string, string>> = {
+  internal: 'names ICANN reserves for private networks',
+  local: 'multicast DNS names on the local link (RFC 6762)',
+  'home.arpa': 'names of home networks (RFC 8375)',
+};
+
+/**
+ * Why a host name cannot be posted to, or undefined. A name over DNS's limits is refused before
+ * anything is done with it: besides resolving nowhere, one over 255 bytes makes Node's tls.connect
+ * leave an OpenSSL error on the thread's queue, which an unrelated incoming connection then reads
+ * as its own (docs/behaviour.md, "Webhook URLs"). Names under a private domain are refused at save
+ * only: at delivery, resolving them finds their addresses out.
+ */
+function nameProblem(name: string, check: UrlCheck): string | undefined {
+  if (name.length > MAX_NAME_LENGTH) return `must have a host name of at most ${MAX_NAME_LENGTH} characters (this one has ${name.length})`;
+  const labels = name.split('.');
+  if (labels.some((label) => label === '')) return 'must have a host name without empty labels (two dots in a row)';
+  const long = labels.find((label) => label.length > MAX_LABEL_LENGTH);
+  if (long) {
+    return `must have a host name whose labels (the parts between dots) are at most ${MAX_LABEL_LENGTH} characters each (one has ${long.length})`;
+  }
+  if (check === 'delivery') return undefined;
+  const domain = Object.keys(PRIVATE_DOMAINS).find((domain) => name === domain || name.endsWith(`.${domain}`));
+  if (domain) return `${URL_MESSAGE}: .${domain} is not public, it holds ${PRIVATE_DOMAINS[domain]}`;
+  return undefined;
 }
 
 /**
@@ -28,20 +66,33 @@ function isPermittedAddress(address: string, policy: AddressPolicy): boolean {
   return range === 'unicast' || (policy.allowInsecureLoopback && range === 'loopback');
 }
 
-/** The host of a URL without the brackets of an IPv6 literal. */
+/** The host of a URL without the brackets of an IPv6 literal, nor a name's final dot. */
 function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 }
 
+/** The authority of a URL as RFC 3986 reads it (up to the first `/`, `?` or `#`), which some clients do where WHATWG's parser differs. */
+const AUTHORITY = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i;
+
+/** When a URL is checked: when it is saved, or before each delivery to it (which also checks the addresses its name resolves to). */
+export type UrlCheck = 'save' | 'delivery';
+
 /**
- * Why a webhook URL is refused as it is written, or undefined: a space or control character in it,
- * not https (http only to loopback, when allowed), credentials in it, or an address literal that is
- * not public. Names are resolved,
- * and their addresses checked, at every delivery.
+ * Why a webhook URL is refused as it is written, or undefined: a space, control character or
+ * backslash in it, not https (http only to loopback, when allowed), credentials in it, a host name
+ * over DNS's limits, or an address literal that is not public; at save, also a name that never
+ * leads to a public host (loopback names, private domains). Names are resolved, and their
+ * addresses checked, at every delivery.
  */
-export function urlProblem(text: string, policy: AddressPolicy): string | undefined {
+export function urlProblem(text: string, policy: AddressPolicy, check: UrlCheck = 'save'): string | undefined {
   // The URL parser would silently drop a tab or line break, and trim spaces: the text stored must be the URL posted to.
   if (/[\s\p{Cc}]/u.test(text)) return 'must not contain spaces or control characters (percent-encode them)';
+  // `https://example.com\@127.0.0.1/` is example.com to WHATWG's parser, and user information before 127.0.0.1 to RFC 3986's.
+  const authority = AUTHORITY.exec(text)?.[1] ?? '';
+  if (authority.includes('@')) {
+    return `must not hold a user name or password: "${authority}" has an @, and some clients would post to ${authority.slice(authority.lastIndexOf('@') + 1) || 'nothing'}`;
+  }
+  if (text.includes('\\')) return 'must not contain a backslash (percent-encode it as %5C): URL parsers read it differently';
   let url: URL;
   try {
     url = new URL(text);
@@ -49,14 +100,18 @@ export function urlProblem(text: string, policy: AddressPolicy): string | undefi
     return URL_MESSAGE;
   }
   const host = hostOf(url);
-  const loopback = isLoopbackName(host) || (isIP(host) !== 0 && ipaddr.process(host).range() === 'loopback');
-  const insecureAllowed = policy.allowInsecureLoopback && loopback;
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && insecureAllowed)) {
+  const address = isIP(host) !== 0;
+  const loopback = address ? ipaddr.process(host).range() === 'loopback' : isLoopbackName(host);
+  if (loopback && !policy.allowInsecureLoopback && (address || check === 'save')) {
+    return `${URL_MESSAGE}: ${host} is a loopback ${address ? 'address' : 'name'} (${LOOPBACK_SETTING})`;
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback && policy.allowInsecureLoopback)) {
     return policy.allowInsecureLoopback ? `${URL_MESSAGE} (http only to loopback)` : URL_MESSAGE;
   }
-  if (url.username || url.password) return 'must not hold a user name or password';
-  if (isIP(host) !== 0 && !isPermittedAddress(host, policy)) return `${URL_MESSAGE}: ${host} is a private, link-local or loopback address`;
-  return undefined;
+  if (address) {
+    return isPermittedAddress(host, policy) ? undefined : `${URL_MESSAGE}: ${host} is not a public address (private, link-local or reserved)`;
+  }
+  return nameProblem(host, check);
 }
 
 export class RefusedAddressError extends Error {

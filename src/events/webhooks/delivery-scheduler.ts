@@ -14,21 +14,23 @@ export interface SchedulerSettings {
 interface DeliveryWork<T> {
   /** The endpoints with deliveries due now. */
   due(): Promise<Endpoint[]>;
-  /** Claims up to `count` of the endpoint's due deliveries; fewer when it has no more. */
-  claim(endpoint: Endpoint, count: number): Promise<T[]>;
-  /** Makes one attempt and records it; never rejects. */
+  /** Claims up to `count` of each endpoint's due deliveries (fewer when it has no more): those of each, in the order asked. */
+  claim(wants: readonly { endpoint: Endpoint; count: number }[]): Promise<T[][]>;
+  /** Makes one attempt; resolves once its slot may go to another (its record may still be under way); never rejects. */
   attempt(item: T): Promise<void>;
 }
 
 /** One endpoint's queue, as this process sees it. */
-interface Queue {
+interface Queue<T> {
   endpoint: Endpoint;
   inFlight: number;
   /** Whether it may have a delivery due: set by the poll and whenever one of its attempts ends. */
   due: boolean;
+  /** Claimed ahead, not started yet: each claim takes a slot's worth more than the free slots, so that one statement serves several. */
+  claimed: T[];
 }
 
-const keyOf = (endpoint: Endpoint) => `${endpoint.orgId}/${endpoint.webhookId}`;
+const keyOf = (endpoint: Endpoint): string => `${endpoint.orgId}/${endpoint.webhookId}`;
 
 /**
  * Runs the deliveries of every endpoint, each endpoint a queue of its own: a slow, hanging or failing
@@ -37,8 +39,12 @@ const keyOf = (endpoint: Endpoint) => `${endpoint.orgId}/${endpoint.webhookId}`;
  * in turn (round robin) that has a delivery due and a slot of its own free; the poll finds the
  * endpoints whose deliveries became due meanwhile (new events, retries, other instances' leases).
  */
-export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWork<T>, log: FastifyBaseLogger): { stop(): Promise<void> } {
-  const queues = new Map<string, Queue>();
+export function startScheduler<T>(
+  settings: SchedulerSettings,
+  work: DeliveryWork<T>,
+  log: FastifyBaseLogger,
+): { stop(): Promise<void>; wake(endpoint: Endpoint): void } {
+  const queues = new Map<string, Queue<T>>();
   /** Where the round robin resumes: the key of the queue served last. */
   let lastServed: string | undefined;
   let inFlight = 0;
@@ -53,11 +59,11 @@ export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWor
    * The free slots handed out one at a time, in turn, to the endpoints with a delivery due and a slot
    * of their own free, from the one after the last served: how many each is to claim.
    */
-  function allocate(): Map<Queue, number> {
+  function allocate(): Map<Queue<T>, number> {
     const all = [...queues.values()];
     const start = lastServed === undefined ? 0 : all.findIndex((queue) => keyOf(queue.endpoint) === lastServed) + 1;
-    const ready = [...all.slice(start), ...all.slice(0, start)].filter((queue) => queue.due);
-    const plan = new Map<Queue, number>();
+    const ready = [...all.slice(start), ...all.slice(0, start)].filter((queue) => queue.due || queue.claimed.length > 0);
+    const plan = new Map<Queue<T>, number>();
     let free = settings.concurrency - inFlight;
     for (let given = true; given && free > 0;) {
       given = false;
@@ -73,7 +79,7 @@ export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWor
     return plan;
   }
 
-  function begin(queue: Queue, item: T): void {
+  function begin(queue: Queue<T>, item: T): void {
     queue.inFlight++;
     inFlight++;
     const attempt = work.attempt(item).finally(() => {
@@ -87,22 +93,30 @@ export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWor
     attempts.add(attempt);
   }
 
-  /** Hands out the free slots, and claims for every endpoint given some at once (on SQLite, they then commit together). */
+  /** Hands out the free slots, and claims for every endpoint given some in one statement. */
   async function fillSlots(): Promise<void> {
     for (let plan = allocate(); !stopped && plan.size > 0; plan = allocate()) {
-      await Promise.all(
-        [...plan].map(async ([queue, wanted]) => {
-          let claimed: T[];
-          try {
-            claimed = await work.claim(queue.endpoint, wanted);
-          } catch (error) {
-            log.error({ err: error, webhookId: queue.endpoint.webhookId }, 'claiming webhook deliveries failed');
-            claimed = [];
-          }
-          if (claimed.length < wanted) queue.due = false;
-          for (const item of claimed) begin(queue, item);
-        }),
-      );
+      const wants: { queue: Queue<T>; missing: number; count: number }[] = [];
+      for (const [queue, wanted] of plan) {
+        const ahead = queue.claimed.splice(0, wanted);
+        for (const item of ahead) begin(queue, item);
+        const missing = wanted - ahead.length;
+        if (missing > 0 && queue.due) wants.push({ queue, missing, count: missing + settings.endpointConcurrency });
+      }
+      if (wants.length === 0) continue;
+      let claimed: T[][];
+      try {
+        claimed = await work.claim(wants.map(({ queue, count }) => ({ endpoint: queue.endpoint, count })));
+      } catch (error) {
+        log.error({ err: error }, 'claiming webhook deliveries failed');
+        claimed = [];
+      }
+      for (const [index, { queue, missing, count }] of wants.entries()) {
+        const items = claimed[index] ?? [];
+        if (items.length < count) queue.due = false;
+        for (const item of items.slice(0, missing)) begin(queue, item);
+        queue.claimed.push(...items.slice(missing));
+      }
     }
   }
 
@@ -128,10 +142,10 @@ export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWor
         due.add(key);
         const queue = queues.get(key);
         if (queue) queue.due = true;
-        else queues.set(key, { endpoint, inFlight: 0, due: true });
+        else queues.set(key, { endpoint, inFlight: 0, due: true, claimed: [] });
       }
       // Endpoints deleted, disabled or with nothing left are forgotten once idle.
-      for (const [key, queue] of queues) if (!due.has(key) && !queue.due && queue.inFlight === 0) queues.delete(key);
+      for (const [key, queue] of queues) if (!due.has(key) && !queue.due && queue.inFlight === 0 && queue.claimed.length === 0) queues.delete(key);
       fill();
     } catch (error) {
       log.error({ err: error }, 'looking for due webhook deliveries failed');
@@ -145,6 +159,13 @@ export function startScheduler<T>(settings: SchedulerSettings, work: DeliveryWor
 
   polling = poll();
   return {
+    /** The endpoint may have a delivery due (a record released the next of its resource). */
+    wake(endpoint: Endpoint) {
+      const queue = queues.get(keyOf(endpoint));
+      if (!queue || stopped) return;
+      queue.due = true;
+      fill();
+    },
     /** Waits for the attempts under way. */
     async stop() {
       stopped = true;

@@ -7,7 +7,7 @@ import { guardedLookup, RefusedAddressError, urlProblem, type AddressPolicy } fr
 import { RETRY_PERIOD_MS } from './deliveries.js';
 import { startScheduler, type SchedulerSettings } from './delivery-scheduler.js';
 import { signedHeaders } from './signing.js';
-import { deliveryQueue, instant, type AttemptRecord, type ClaimedDelivery, type FinishedAttempt } from './webhooks.repository.js';
+import { deliveryQueue, instant, type AttemptRecord, type ClaimedDelivery, type Endpoint, type FinishedAttempt } from './webhooks.repository.js';
 
 export interface WebhookSettings extends AddressPolicy, SchedulerSettings {
   /** The wait after the first failed attempt; each later one waits four times longer, up to six hours. */
@@ -17,15 +17,10 @@ export interface WebhookSettings extends AddressPolicy, SchedulerSettings {
 }
 
 const MAX_RETRY_DELAY_MS = 6 * 3_600_000;
+/** Webhook URLs whose check is kept. */
+const URL_VERDICTS_KEPT = 10_000;
 /** What an attempt keeps of the receiver's answer. */
 const RESPONSE_BODY_LIMIT = 512;
-/**
- * Statements of the worker (claims, outcomes) running at once on PostgreSQL: attempts end in bursts,
- * and their records must not take every connection of the pool from the API's requests. SQLite runs
- * one at a time anyway, and commits those of one event-loop turn together.
- */
-const POSTGRES_TURNS = 4;
-
 /** The wait before attempt `attempts + 1`, with a tenth of jitter so that failed deliveries do not return in step. */
 function retryDelay(attempts: number, baseMs: number): number {
   const delay = Math.min(baseMs * 4 ** (attempts - 1), MAX_RETRY_DELAY_MS);
@@ -53,54 +48,87 @@ function describe(error: unknown): string {
   return code ? `${code}: ${message}` : (message ?? String(error));
 }
 
-/** Runs `work` when fewer than `turns` others run. */
-function turnTaker(turns: number): <R>(work: () => Promise<R>) => Promise<R> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (work) => {
-    if (running >= turns) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running++;
-    try {
-      return await work();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  };
-}
-
+/**
+ * The worker's transactions running at once on PostgreSQL: each is several round trips, and one at a
+ * time would bound the rate by their latency; more would take connections of the pool from the API's
+ * requests. SQLite runs one at a time anyway.
+ */
+const POSTGRES_WRITERS = 4;
 /** Attempts recorded in one transaction at most. */
 const RECORDS_PER_BATCH = 100;
+/**
+ * Attempts whose records may be under way while their slots already serve others: a slot is the
+ * receiver's (a request in flight), and waiting for the commit of its record would bound one
+ * endpoint's rate by the database's commit time instead (8 slots and a 20 ms commit: 400 a second).
+ * Past this many, an attempt keeps its slot until its record is written, so that the records cannot
+ * pile up faster than they are written.
+ */
+const UNRECORDED_LIMIT = 2 * RECORDS_PER_BATCH;
+
+type Claims = readonly { endpoint: Endpoint; count: number }[];
 
 /**
- * Writes items in batches, one batch at a time: those that come while a batch is being written go in
- * the next, so that a burst of attempts ending together costs a few transactions, not one each. A
- * batch that fails is written again item by item, so that one bad item fails alone. Each call
- * resolves once its item is written.
+ * The worker's writes: the records of the attempts that ended and the scheduler's claim, together,
+ * so that a round of attempts and the claim of the next cost one commit (on SQLite an fsync that
+ * holds the event loop), not one each. At most `parallel` transactions run at once; what comes
+ * while they are written goes in the next. A transaction waits for the end of the event loop's
+ * turn, so that the attempts ending together and the claim they prompt meet. One that fails is
+ * written again item by item, so that one bad record fails alone.
  */
-function batched<I>(write: (items: I[]) => Promise<void>): (item: I) => Promise<void> {
-  let waiting: { item: I; written: () => void; failed: (error: unknown) => void }[] = [];
-  let writing = false;
+function deliveryWriter(queue: ReturnType<typeof deliveryQueue>, leaseMs: number, parallel: number) {
+  let records: { attempt: FinishedAttempt; written: () => void; failed: (error: unknown) => void }[] = [];
+  /** The scheduler claims one round at a time. */
+  let claim: { wants: Claims; claimed: (deliveries: ClaimedDelivery[]) => void; failed: (error: unknown) => void } | undefined;
+  let running = 0;
+  let starting = false;
+  const write = (attempts: readonly FinishedAttempt[], wants: Claims) =>
+    queue.recordAndClaim(attempts, instant(Date.now() - RETRY_PERIOD_MS), wants, leaseMs);
+
   async function flush(): Promise<void> {
-    writing = true;
-    while (waiting.length > 0) {
-      const batch = waiting.slice(0, RECORDS_PER_BATCH);
-      waiting = waiting.slice(RECORDS_PER_BATCH);
+    running++;
+    while (records.length > 0 || claim) {
+      const batch = records.slice(0, RECORDS_PER_BATCH);
+      records = records.slice(RECORDS_PER_BATCH);
+      const asked = claim;
+      claim = undefined;
+      if (records.length > 0) start();
       try {
-        await write(batch.map((entry) => entry.item));
+        const claimed = await write(
+          batch.map((entry) => entry.attempt),
+          asked?.wants ?? [],
+        );
         for (const entry of batch) entry.written();
+        asked?.claimed(claimed);
       } catch {
-        for (const entry of batch) await write([entry.item]).then(entry.written, entry.failed);
+        for (const entry of batch) await write([entry.attempt], []).then(entry.written, entry.failed);
+        if (asked) await write([], asked.wants).then(asked.claimed, asked.failed);
       }
     }
-    writing = false;
+    running--;
   }
-  return (item) =>
-    new Promise<void>((written, failed) => {
-      waiting.push({ item, written, failed });
-      if (!writing) void flush();
+  function start(): void {
+    if (starting || running >= parallel) return;
+    starting = true;
+    setImmediate(() => {
+      starting = false;
+      void flush();
     });
+  }
+
+  return {
+    /** Resolves once the attempt's record has committed. */
+    record: (attempt: FinishedAttempt) =>
+      new Promise<void>((written, failed) => {
+        records.push({ attempt, written, failed });
+        start();
+      }),
+    /** The deliveries claimed, once their leases have committed. */
+    claim: (wants: Claims) =>
+      new Promise<ClaimedDelivery[]>((claimed, failed) => {
+        claim = { wants, claimed, failed };
+        start();
+      }),
+  };
 }
 
 /** How a delivery attempt ended: delivered, failed and to be retried, or failed for good. */
@@ -123,8 +151,17 @@ export function startDeliveryWorker(
     bodyTimeout: settings.timeoutMs,
   });
   const queue = deliveryQueue(db);
-  const inTurn = isPostgres(db) ? turnTaker(POSTGRES_TURNS) : <R>(work: () => Promise<R>) => work();
-  const leaseMs = 2 * settings.timeoutMs + 5000;
+  const writer = deliveryWriter(queue, 2 * settings.timeoutMs + 5000, isPostgres(db) ? POSTGRES_WRITERS : 1);
+  // The rules are this process's settings: a URL's verdict holds for the process's life, and each endpoint's URL is
+  // parsed once, not at every attempt.
+  const urlVerdicts = new Map<string, string | undefined>();
+  const checkUrl = (url: string): string | undefined => {
+    if (!urlVerdicts.has(url)) {
+      if (urlVerdicts.size >= URL_VERDICTS_KEPT) urlVerdicts.clear();
+      urlVerdicts.set(url, urlProblem(url, settings, 'delivery'));
+    }
+    return urlVerdicts.get(url);
+  };
 
   async function post(delivery: ClaimedDelivery): Promise<AttemptRecord> {
     const started = Date.now();
@@ -135,8 +172,9 @@ export function startDeliveryWorker(
       durationMs: Date.now() - started,
       ...fields,
     });
-    // The URL was checked when it was saved; the rules (and the address a name resolves to) may have changed since.
-    const problem = urlProblem(delivery.url, settings);
+    // The URL was checked when it was saved; the rules may have changed since (the address a name resolves to is
+    // checked as the connection is made).
+    const problem = checkUrl(delivery.url);
     if (problem) return outcome({ error: `The URL is refused: it ${problem}` });
     try {
       const response = await request(delivery.url, {
@@ -157,15 +195,13 @@ export function startDeliveryWorker(
     }
   }
 
-  const recordInBatches = batched<FinishedAttempt>((attempts) => queue.recordAll(attempts, instant(Date.now() - RETRY_PERIOD_MS)));
-
   /** Records the attempt (done, retried later, or failed for good; the webhook disabled after a day of failures). */
   async function record(delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<DeliveryResult> {
     const succeeded = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
     const retryAt = Date.now() + retryDelay(delivery.attempts + 1, settings.retryBaseMs);
     const final = succeeded || retryAt > Date.parse(delivery.give_up_at);
     const last = attempt.statusCode === null ? attempt.error : `HTTP ${attempt.statusCode}`;
-    await recordInBatches({
+    await writer.record({
       delivery,
       attempt,
       succeeded,
@@ -175,33 +211,48 @@ export function startDeliveryWorker(
     return succeeded ? 'delivered' : final ? 'failed' : 'retrying';
   }
 
+  /** Records under way of attempts that gave their slots back. */
+  const unrecorded = new Set<Promise<void>>();
   const scheduler = startScheduler<ClaimedDelivery>(
     settings,
     {
-      due: () => inTurn(() => queue.endpointsDue(instant(Date.now()))),
-      claim: (endpoint, count) =>
-        inTurn(() => {
-          const at = Date.now();
-          return queue.claim(endpoint, count, instant(at), instant(at + leaseMs));
-        }),
+      due: () => queue.endpointsDue(instant(Date.now())),
+      async claim(wants) {
+        const claimed = await writer.claim(wants);
+        const byEndpoint = new Map(wants.map(({ endpoint }) => [`${endpoint.orgId}/${endpoint.webhookId}`, [] as ClaimedDelivery[]]));
+        // The statement returns them in no set order (and all with the lease's end): each endpoint's in the order queued.
+        claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
+        for (const delivery of claimed) byEndpoint.get(`${delivery.org_id}/${delivery.webhook_id}`)!.push(delivery);
+        return [...byEndpoint.values()];
+      },
       async attempt(delivery) {
-        try {
-          const attempt = await post(delivery);
-          observe(await record(delivery, attempt), attempt.durationMs);
-          log.info(
-            {
-              webhookId: delivery.webhook_id,
-              deliveryId: delivery.id,
-              eventType: delivery.event_type,
-              statusCode: attempt.statusCode,
-              error: attempt.error,
-            },
-            'webhook delivery attempted',
-          );
-        } catch (error) {
-          // Its lease ends and it is claimed again.
-          log.error({ err: error, webhookId: delivery.webhook_id, deliveryId: delivery.id }, 'recording a webhook delivery failed');
-        }
+        const attempt = await post(delivery);
+        // The delivery keeps its lease until its record commits: no one claims it again meanwhile, and the next
+        // delivery of its resource is released only by that record.
+        const recorded = record(delivery, attempt).then(
+          (result) => {
+            observe(result, attempt.durationMs);
+            // The record may have released the next delivery of its resource.
+            scheduler.wake({ orgId: delivery.org_id, webhookId: delivery.webhook_id });
+            log.info(
+              {
+                webhookId: delivery.webhook_id,
+                deliveryId: delivery.id,
+                eventType: delivery.event_type,
+                statusCode: attempt.statusCode,
+                error: attempt.error,
+              },
+              'webhook delivery attempted',
+            );
+          },
+          (error: unknown) => {
+            // Its lease ends and it is claimed again.
+            log.error({ err: error, webhookId: delivery.webhook_id, deliveryId: delivery.id }, 'recording a webhook delivery failed');
+          },
+        );
+        unrecorded.add(recorded);
+        void recorded.finally(() => unrecorded.delete(recorded));
+        if (unrecorded.size > UNRECORDED_LIMIT) await recorded;
       },
     },
     log,
@@ -210,6 +261,7 @@ export function startDeliveryWorker(
   return {
     async stop() {
       await scheduler.stop();
+      await Promise.all(unrecorded);
       await agent.close();
     },
   };

@@ -3,7 +3,8 @@ import { compiledOnce } from '../../db/compiled.js';
 import { pageWindow } from '../../db/filters.js';
 import { isPostgres, lockRow } from '../../db/locking.js';
 import type { Database, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.js';
+import { SERVER_ACTOR } from '../../lib/actors.js';
 import type { Paging } from '../../lib/paging.js';
 import { now } from '../../lib/time.js';
 
@@ -48,6 +49,8 @@ export interface FinishedAttempt {
 
 /** How many rows one insert statement carries (PostgreSQL binds at most 65,535 parameters). */
 const ROWS_PER_INSERT = 500;
+/** How many endpoints one claim serves. */
+const ENDPOINTS_PER_CLAIM = 100;
 
 /** A moment with milliseconds, as `next_attempt_at`, `give_up_at` and `failing_since` hold them. */
 export const instant = (ms: number): string => new Date(ms).toISOString();
@@ -57,26 +60,30 @@ function keyIn(columns: RawBuilder<unknown>, keys: readonly (readonly string[])[
   return sql<boolean>`${columns} in (${sql.join(keys.map((key) => sql`(${sql.join(key)})`))})`;
 }
 
+/**
+ * `(org_id, id) in (...)`: the rows named by the keys that each of `members` selects, looked up by the
+ * primary key. The union is a subquery of its own: SQLite plans `(a, b) in (x union all y)` as a scan of
+ * the whole table checked against the union's keys (every delivery, sent ones included), and
+ * `in (select * from (x union all y))` as one search of the key per member.
+ */
+function keyInUnion(table: string, members: readonly RawBuilder<unknown>[]) {
+  return sql<boolean>`(${sql.ref(`${table}.org_id`)}, ${sql.ref(`${table}.id`)}) in (select * from (${sql.join(members, sql` union all `)}) as members)`;
+}
+
 /** Every write looks its organization's webhooks up, so the query is compiled once. */
 const enabledWebhooks = compiledOnce(1, (db, orgId) =>
   db.selectFrom('webhooks').select(['id', 'event_types']).where('org_id', '=', orgId).where('disabled_date', 'is', null),
 );
 
 /**
- * Whether a pending delivery of the same webhook and resource comes before delivery `d`: `d` waits
- * for it. Pings and deliveries without a key never wait (null equals nothing).
+ * The first pending delivery of the delivery's webhook and resource, as a select of its key: one step
+ * down the index of the resource's order, however many deliveries wait behind it.
  */
-function earlierPending(eb: ExpressionBuilder<Database & { d: WebhookDeliveriesTable }, 'd'>) {
-  return eb.exists(
-    eb
-      .selectFrom('webhook_deliveries as earlier')
-      .select('earlier.id')
-      .whereRef('earlier.org_id', '=', 'd.org_id')
-      .whereRef('earlier.webhook_id', '=', 'd.webhook_id')
-      .whereRef('earlier.ordering_key', '=', 'd.ordering_key')
-      .where('earlier.status', '=', 'pending')
-      .whereRef('earlier.seq', '<', 'd.seq'),
-  );
+function firstPending(delivery: DeliveryRow) {
+  // A subquery of its own: SQLite allows no LIMIT on a member of a UNION.
+  return sql`select head.org_id, head.id from (select d.org_id, d.id from webhook_deliveries d
+    where d.org_id = ${delivery.org_id} and d.webhook_id = ${delivery.webhook_id} and d.ordering_key = ${delivery.ordering_key}
+    and d.status = 'pending' order by d.seq limit 1) head`;
 }
 
 /** Events of the organization since `since` of the given types, that the webhook has no pending or successful delivery of. */
@@ -104,47 +111,39 @@ export function webhooksRepository(db: Kysely<Database>) {
   const webhook = (orgId: string, id: string) => db.updateTable('webhooks').where('org_id', '=', orgId).where('id', '=', id);
 
   /**
-   * Makes the new deliveries `rows` wait while an earlier delivery of their webhook and resource is
-   * pending. On PostgreSQL the last pending one of each is share-locked first, so that it cannot end
-   * unseen: the worker's release of the next delivery (`recordAll`) would not see these rows before
-   * they commit, so this decision must see that one's end, or hold it back until after the commit.
-   * (An earlier one than the last is not in flight: it waits behind the last's predecessors.)
+   * Makes the new deliveries `rows` (numbered `seq`) wait while an earlier delivery of their webhook
+   * and resource is pending. Each resource is one probe down its order (`ORDER BY seq DESC LIMIT 1`
+   * below the first new one): an `EXISTS` per delivery could be planned as a join scanning every
+   * pending delivery of the webhook, and slowed every write as the backlog grew (decision 0014). On
+   * PostgreSQL the delivery found is share-locked, so that it cannot end unseen: the worker's release
+   * of the next delivery (`recordAll`) would not see these rows before they commit, so this decision
+   * must see that one's end, or hold it back until after the commit: a delivery that ended while the
+   * lock waited is checked again as it now is (its status), and is then no longer one to wait for.
+   * (An earlier one than the last is not in flight: the last waits behind it.) Behind the first new
+   * delivery of a resource, the others of the chunk wait in any case.
    */
-  async function waitBehindEarlier(orgId: string, rows: readonly NewDelivery[]): Promise<void> {
-    const ids = rows.map((row) => row.id);
-    if (isPostgres(db)) {
-      await db
-        .selectFrom('webhook_deliveries as d')
-        .select('d.id')
-        .where('d.org_id', '=', orgId)
-        .where('d.webhook_id', 'in', [...new Set(rows.map((row) => row.webhook_id))])
-        .where('d.ordering_key', 'in', [...new Set(rows.map((row) => row.ordering_key!))])
-        .where('d.status', '=', 'pending')
-        .where('d.id', 'not in', ids)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('webhook_deliveries as later')
-                .select('later.id')
-                .whereRef('later.org_id', '=', 'd.org_id')
-                .whereRef('later.webhook_id', '=', 'd.webhook_id')
-                .whereRef('later.ordering_key', '=', 'd.ordering_key')
-                .where('later.status', '=', 'pending')
-                .whereRef('later.seq', '>', 'd.seq')
-                .where('later.id', 'not in', ids),
-            ),
-          ),
-        )
-        .forShare()
-        .execute();
+  async function waitBehindEarlier(orgId: string, rows: readonly (NewDelivery & { seq: number })[]): Promise<void> {
+    const firstOfResource = new Map<string, NewDelivery & { seq: number }>();
+    const waiting: string[] = [];
+    for (const row of rows) {
+      const resource = `${row.webhook_id}/${row.ordering_key}`;
+      if (firstOfResource.has(resource)) waiting.push(row.id);
+      else firstOfResource.set(resource, row);
     }
-    await db
-      .updateTable('webhook_deliveries as d')
-      .set({ next_attempt_at: null })
-      .where('d.org_id', '=', orgId)
-      .where('d.id', 'in', ids)
-      .where(earlierPending)
-      .execute();
+    const firsts = [...firstOfResource.values()];
+    // A subquery of its own per resource: SQLite allows no LIMIT on a member of a UNION.
+    const lastEarlier = (row: NewDelivery & { seq: number }) =>
+      sql`select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where d.org_id = ${orgId} and d.webhook_id = ${row.webhook_id} and d.ordering_key = ${row.ordering_key}
+        and d.status = 'pending' and d.seq < ${row.seq} order by d.seq desc limit 1) last`;
+    const behind = sql<{ webhook_id: string; ordering_key: string }>`select d.webhook_id, d.ordering_key from webhook_deliveries d
+      where ${keyInUnion('d', firsts.map(lastEarlier))} and d.status = 'pending'
+      ${sql.raw(isPostgres(db) ? 'for share' : '')}`;
+    const found = await behind.execute(db);
+    const resourcesBehind = new Set(found.rows.map((row) => `${row.webhook_id}/${row.ordering_key}`));
+    for (const [resource, row] of firstOfResource) if (resourcesBehind.has(resource)) waiting.push(row.id);
+    if (waiting.length === 0) return;
+    await db.updateTable('webhook_deliveries').set({ next_attempt_at: null }).where('org_id', '=', orgId).where('id', 'in', waiting).execute();
   }
 
   return {
@@ -204,11 +203,13 @@ export function webhooksRepository(db: Kysely<Database>) {
       }
       for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
         const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-        await db
+        const numbered = await db
           .insertInto('webhook_deliveries')
           .values(isPostgres(db) ? chunk : chunk.map((row) => ({ ...row, seq: next++ })))
+          .returning(['id', 'seq'])
           .execute();
-        const keyed = chunk.filter((row) => row.ordering_key !== null);
+        const seqOf = new Map(numbered.map((row) => [row.id, Number(row.seq)])); // PostgreSQL reads bigint as a string
+        const keyed = chunk.map((row) => ({ ...row, seq: seqOf.get(row.id)! })).filter((row) => row.ordering_key !== null);
         for (const orgId of new Set(keyed.map((row) => row.org_id))) {
           await waitBehindEarlier(
             orgId,
@@ -252,13 +253,39 @@ export function webhooksRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Makes a delivery pending again, due at `at`, retried until `giveUpAt`. */
+    /**
+     * Makes a delivery pending again, retried until `giveUpAt`: due at `at`, or waiting while another
+     * delivery of its resource is ahead of it (one being sent or due, or an earlier one), to be
+     * released when that one ends, as the worker picks only deliveries that wait for nothing.
+     */
     async resend(orgId: string, id: string, at: string, giveUpAt: string): Promise<void> {
       await db
-        .updateTable('webhook_deliveries')
-        .set({ status: 'pending', next_attempt_at: at, give_up_at: giveUpAt, updated_date: now() })
-        .where('org_id', '=', orgId)
-        .where('id', '=', id)
+        .updateTable('webhook_deliveries as d')
+        .set((eb) => ({
+          status: 'pending',
+          next_attempt_at: eb
+            .case()
+            .when(
+              eb.exists(
+                eb
+                  .selectFrom('webhook_deliveries as other')
+                  .select('other.id')
+                  .whereRef('other.org_id', '=', 'd.org_id')
+                  .whereRef('other.webhook_id', '=', 'd.webhook_id')
+                  .whereRef('other.ordering_key', '=', 'd.ordering_key')
+                  .where('other.status', '=', 'pending')
+                  .whereRef('other.id', '!=', 'd.id')
+                  .where((other) => other.or([other('other.next_attempt_at', 'is not', null), other('other.seq', '<', other.ref('d.seq'))])),
+              ),
+            )
+            .then(null)
+            .else(at)
+            .end(),
+          give_up_at: giveUpAt,
+          updated_date: now(),
+        }))
+        .where('d.org_id', '=', orgId)
+        .where('d.id', '=', id)
         .execute();
     },
 
@@ -280,7 +307,7 @@ export function webhooksRepository(db: Kysely<Database>) {
       limit: number,
     ): Promise<EventRow[]> {
       const rows = await undeliveredEvents(db, orgId, webhookId, types, since)
-        .select(['e.seq', 'e.id', 'e.type', 'e.created_date', 'e.data', 'e.previous_attributes'])
+        .select(['e.seq', 'e.id', 'e.type', 'e.created_date', 'e.data', 'e.previous_attributes', 'e.actor_type', 'e.actor_id', 'e.actor_name'])
         .where('e.seq', '>', afterSeq)
         .orderBy('e.seq')
         .limit(limit)
@@ -290,181 +317,226 @@ export function webhooksRepository(db: Kysely<Database>) {
   };
 }
 
+/**
+ * Claims, for each endpoint asked, up to its `count` of due deliveries, oldest first, with where and
+ * how to post them (none once the webhook is disabled or deleted), in one statement: each is pushed
+ * to `leaseEnd`, so that no other worker takes it while its attempt runs, and it is due again if the
+ * process dies. A delivery waiting behind an earlier one of its resource has no `next_attempt_at`,
+ * so each endpoint's pick is one range of the index of ready deliveries, read in its order, with a
+ * limit of its own (decision 0014). On PostgreSQL, FOR UPDATE SKIP LOCKED lets several instances
+ * claim side by side; on SQLite the statement runs alone.
+ */
+async function claimDue(
+  db: Kysely<Database>,
+  wants: readonly { endpoint: Endpoint; count: number }[],
+  at: string,
+  leaseEnd: string,
+): Promise<ClaimedDelivery[]> {
+  const claimed: ClaimedDelivery[] = [];
+  // SQLite allows 500 members to a UNION.
+  for (let start = 0; start < wants.length; start += ENDPOINTS_PER_CLAIM) {
+    // A subquery of its own per endpoint: SQLite allows no LIMIT on a member of a UNION.
+    const picks = wants.slice(start, start + ENDPOINTS_PER_CLAIM).map(
+      ({ endpoint, count }) => sql`select due.org_id, due.id from (select d.org_id, d.id from webhook_deliveries d
+            where d.org_id = ${endpoint.orgId} and d.webhook_id = ${endpoint.webhookId} and d.next_attempt_at <= ${at}
+            order by d.next_attempt_at, d.seq limit ${count} ${sql.raw(isPostgres(db) ? 'for update skip locked' : '')}) due`,
+    );
+    const picked = keyInUnion('webhook_deliveries', picks);
+    if (isPostgres(db)) {
+      // Joined by its primary key: each delivery's webhook read once, its URL and secret with it.
+      claimed.push(
+        ...(await db
+          .updateTable('webhook_deliveries')
+          .from('webhooks as w')
+          .set({ next_attempt_at: leaseEnd })
+          .whereRef('w.org_id', '=', 'webhook_deliveries.org_id')
+          .whereRef('w.id', '=', 'webhook_deliveries.webhook_id')
+          .where('w.disabled_date', 'is', null)
+          .where(picked)
+          .returningAll('webhook_deliveries')
+          .returning(['w.url', 'w.secret'])
+          .execute()),
+      );
+      continue;
+    }
+    // SQLite's RETURNING names the updated table alone: the webhook by subqueries on its primary key.
+    const webhook = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+      eb.selectFrom('webhooks as w').whereRef('w.org_id', '=', 'webhook_deliveries.org_id').whereRef('w.id', '=', 'webhook_deliveries.webhook_id');
+    claimed.push(
+      ...(await db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: leaseEnd })
+        .where(picked)
+        .where((eb) => eb.exists(webhook(eb).select('w.id').where('w.disabled_date', 'is', null)))
+        .returningAll()
+        .returning((eb) => [webhook(eb).select('w.url').as('url'), webhook(eb).select('w.secret').as('secret')])
+        .$narrowType<{ url: string; secret: string }>() // the webhook exists: the condition above
+        .execute()),
+    );
+  }
+  return claimed;
+}
+
+/**
+ * Records attempts and their consequences in `trx`, as of `at`: each delivery done, due again at its
+ * `retryAt`, or failed for good (`retryAt` null); once one is done or failed, the next delivery of
+ * its resource is released. A webhook whose attempt failed is marked failing, and disabled with the
+ * attempt's `disabledReason` when it has been failing since `disableIfFailingSince` or before; one
+ * whose attempt succeeded is failing no more. Attempts of webhooks deleted meanwhile are dropped.
+ */
+async function recordAttempts(trx: UnitOfWork, attempts: readonly FinishedAttempt[], disableIfFailingSince: string, at: number): Promise<void> {
+  // The webhooks' rows first, in one order, as a deletion (cascading to deliveries and attempts) takes its
+  // webhook's first: they then wait for each other instead of deadlocking. Not FOR UPDATE, which would also
+  // hold back every write queueing a delivery to these webhooks (their foreign key's lock) until the commit.
+  const webhookKeys = [...new Map(attempts.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}`, delivery])).values()];
+  const query = trx
+    .selectFrom('webhooks')
+    .select(['org_id', 'id', 'failing_since'])
+    .where(
+      keyIn(
+        sql`(org_id, id)`,
+        webhookKeys.map((delivery) => [delivery.org_id, delivery.webhook_id]),
+      ),
+    )
+    .orderBy('org_id')
+    .orderBy('id');
+  const webhooks = await (isPostgres(trx) ? query.forNoKeyUpdate() : query).execute();
+  const failingSince = new Map(webhooks.map((row) => [`${row.org_id}/${row.id}`, row.failing_since]));
+  const live = attempts.filter(({ delivery }) => failingSince.has(`${delivery.org_id}/${delivery.webhook_id}`));
+  if (live.length === 0) return;
+  const keysOf = (finished: readonly FinishedAttempt[]) => finished.map(({ delivery }) => [delivery.org_id, delivery.id] as const);
+
+  await trx
+    .insertInto('webhook_attempts')
+    .values(
+      live.map(({ delivery, attempt }) => ({
+        org_id: delivery.org_id,
+        delivery_id: delivery.id,
+        attempt: delivery.attempts + 1,
+        attempted_date: now(),
+        duration_ms: attempt.durationMs,
+        status_code: attempt.statusCode,
+        error: attempt.error,
+        response_body: attempt.responseBody,
+      })),
+    )
+    .execute();
+  const deliveries = trx.updateTable('webhook_deliveries').set((eb) => ({ attempts: eb('attempts', '+', 1), updated_date: now() }));
+  const succeeded = live.filter((finished) => finished.succeeded);
+  const failed = live.filter((finished) => !finished.succeeded && finished.retryAt === null);
+  for (const [status, finished] of [
+    ['succeeded', succeeded],
+    ['failed', failed],
+  ] as const) {
+    if (finished.length === 0) continue;
+    await deliveries
+      .set({ status, next_attempt_at: null })
+      .where(keyIn(sql`(org_id, id)`, keysOf(finished)))
+      .execute();
+  }
+  for (const { delivery, retryAt } of live) {
+    if (retryAt === null) continue;
+    await deliveries
+      .set({ next_attempt_at: instant(retryAt) })
+      .where('org_id', '=', delivery.org_id)
+      .where('id', '=', delivery.id)
+      .execute();
+  }
+
+  // The next delivery of each resource whose delivery ended: its first pending one, when that one waits.
+  const ended = [...succeeded, ...failed].filter(({ delivery }) => delivery.ordering_key !== null);
+  const resources = [
+    ...new Map(ended.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}/${delivery.ordering_key}`, delivery])).values(),
+  ];
+  if (resources.length > 0) {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: instant(at) })
+      .where('next_attempt_at', 'is', null)
+      .where(keyInUnion('webhook_deliveries', resources.map(firstPending)))
+      .execute();
+  }
+
+  const webhookOf = ({ delivery }: FinishedAttempt) => [delivery.org_id, delivery.webhook_id] as const;
+  const recovered = succeeded.filter((finished) => failingSince.get(webhookOf(finished).join('/')) !== null);
+  if (recovered.length > 0) {
+    await trx
+      .updateTable('webhooks')
+      .set({ failing_since: null })
+      .where(keyIn(sql`(org_id, id)`, recovered.map(webhookOf)))
+      .execute();
+  }
+  const failures = live.filter((finished) => !finished.succeeded);
+  const starting = failures.filter((finished) => failingSince.get(webhookOf(finished).join('/')) === null);
+  if (starting.length > 0) {
+    await trx
+      .updateTable('webhooks')
+      .set({ failing_since: instant(at) })
+      .where(keyIn(sql`(org_id, id)`, starting.map(webhookOf)))
+      .where('failing_since', 'is', null)
+      .execute();
+  }
+  const disabling = new Map<string, FinishedAttempt>();
+  for (const finished of failures) {
+    const since = failingSince.get(webhookOf(finished).join('/'));
+    if (since && since <= disableIfFailingSince) disabling.set(webhookOf(finished).join('/'), finished);
+  }
+  for (const finished of disabling.values()) {
+    await trx
+      .updateTable('webhooks')
+      .set({ disabled_date: now(), disabled_reason: finished.disabledReason, updated_date: now() })
+      .where('org_id', '=', finished.delivery.org_id)
+      .where('id', '=', finished.delivery.webhook_id)
+      .where('disabled_date', 'is', null)
+      .execute();
+  }
+}
+
 /** The statements of the delivery worker, across organizations. */
 export function deliveryQueue(db: Kysely<Database>) {
   return {
     /** The enabled webhooks that have a delivery due at `at`. */
     async endpointsDue(at: string): Promise<Endpoint[]> {
+      // Each webhook's earliest ready delivery, as the first entry of its range of the index of ready ones: a
+      // subquery with a limit stays one step down that index per webhook, where an EXISTS could be planned as
+      // a scan of every delivery of the webhook, the sent ones included.
       const rows = await db
         .selectFrom('webhooks as w')
         .select(['w.org_id', 'w.id'])
         .where('w.disabled_date', 'is', null)
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('webhook_deliveries as d')
-              .select('d.id')
+        .where(
+          (eb) =>
+            eb
+              .selectFrom('webhook_deliveries as d')
+              .select('d.next_attempt_at')
               .whereRef('d.org_id', '=', 'w.org_id')
               .whereRef('d.webhook_id', '=', 'w.id')
-              .where('d.status', '=', 'pending')
-              .where('d.next_attempt_at', '<=', at),
-          ),
+              .where('d.next_attempt_at', 'is not', null)
+              .orderBy('d.next_attempt_at')
+              .limit(1),
+          '<=',
+          at,
         )
         .execute();
       return rows.map((row) => ({ orgId: row.org_id, webhookId: row.id }));
     },
 
     /**
-     * Claims up to `count` of the endpoint's due deliveries, oldest first, leaving out any that waits
-     * for an earlier delivery of its resource, with where and how to post them (none once the webhook
-     * is disabled or deleted): each is pushed to `leaseEnd`, so that no other worker takes it while its
-     * attempt runs, and it is due again if the process dies. On PostgreSQL, FOR UPDATE SKIP LOCKED lets
-     * several instances claim side by side; on SQLite the statement runs alone.
+     * Records the attempts that ended and then claims for the endpoints asked, in one transaction: one
+     * commit for both (on SQLite an fsync that holds the event loop). A delivery released by a record
+     * is due at once and may be claimed by the same transaction. The claimed deliveries are returned
+     * once the transaction has committed: no attempt starts on a lease not yet durable.
      */
-    async claim(endpoint: Endpoint, count: number, at: string, leaseEnd: string): Promise<ClaimedDelivery[]> {
-      let due = db
-        .selectFrom('webhook_deliveries as d')
-        .select(['d.org_id', 'd.id'])
-        .where('d.org_id', '=', endpoint.orgId)
-        .where('d.webhook_id', '=', endpoint.webhookId)
-        .where('d.status', '=', 'pending')
-        .where('d.next_attempt_at', '<=', at)
-        .where((eb) => eb.not(earlierPending(eb)))
-        .orderBy('d.next_attempt_at')
-        .orderBy('d.seq')
-        .limit(count);
-      if (isPostgres(db)) due = due.forUpdate().skipLocked();
-      const webhook = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
-        eb.selectFrom('webhooks as w').whereRef('w.org_id', '=', 'webhook_deliveries.org_id').whereRef('w.id', '=', 'webhook_deliveries.webhook_id');
-      return db
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: leaseEnd })
-        .where(sql<boolean>`(org_id, id) in (${due})`)
-        .where((eb) => eb.exists(webhook(eb).select('w.id').where('w.disabled_date', 'is', null)))
-        .returningAll()
-        .returning((eb) => [webhook(eb).select('w.url').as('url'), webhook(eb).select('w.secret').as('secret')])
-        .$narrowType<{ url: string; secret: string }>() // the webhook exists: the condition above
-        .execute();
-    },
-
-    /**
-     * Records attempts and their consequences, in one transaction: each delivery done, due again at its
-     * `retryAt`, or failed for good (`retryAt` null); once one is done or failed, the next delivery of
-     * its resource is released. A webhook whose attempt failed is marked failing, and disabled with the
-     * attempt's `disabledReason` when it has been failing since `disableIfFailingSince` or before; one
-     * whose attempt succeeded is failing no more. Attempts of webhooks deleted meanwhile are dropped.
-     */
-    async recordAll(attempts: readonly FinishedAttempt[], disableIfFailingSince: string): Promise<void> {
+    recordAndClaim(
+      attempts: readonly FinishedAttempt[],
+      disableIfFailingSince: string,
+      wants: readonly { endpoint: Endpoint; count: number }[],
+      leaseMs: number,
+    ): Promise<ClaimedDelivery[]> {
       const at = Date.now();
-      await inTransaction(db, async (trx) => {
-        // The webhooks' rows first, in one order, as a deletion (cascading to deliveries and attempts) takes its
-        // webhook's first: they then wait for each other instead of deadlocking. Not FOR UPDATE, which would also
-        // hold back every write queueing a delivery to these webhooks (their foreign key's lock) until the commit.
-        const webhookKeys = [...new Map(attempts.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}`, delivery])).values()];
-        const query = trx
-          .selectFrom('webhooks')
-          .select(['org_id', 'id', 'failing_since'])
-          .where(
-            keyIn(
-              sql`(org_id, id)`,
-              webhookKeys.map((delivery) => [delivery.org_id, delivery.webhook_id]),
-            ),
-          )
-          .orderBy('org_id')
-          .orderBy('id');
-        const webhooks = await (isPostgres(trx) ? query.forNoKeyUpdate() : query).execute();
-        const failingSince = new Map(webhooks.map((row) => [`${row.org_id}/${row.id}`, row.failing_since]));
-        const live = attempts.filter(({ delivery }) => failingSince.has(`${delivery.org_id}/${delivery.webhook_id}`));
-        if (live.length === 0) return;
-        const keysOf = (finished: readonly FinishedAttempt[]) => finished.map(({ delivery }) => [delivery.org_id, delivery.id] as const);
-
-        await trx
-          .insertInto('webhook_attempts')
-          .values(
-            live.map(({ delivery, attempt }) => ({
-              org_id: delivery.org_id,
-              delivery_id: delivery.id,
-              attempt: delivery.attempts + 1,
-              attempted_date: now(),
-              duration_ms: attempt.durationMs,
-              status_code: attempt.statusCode,
-              error: attempt.error,
-              response_body: attempt.responseBody,
-            })),
-          )
-          .execute();
-        const deliveries = trx.updateTable('webhook_deliveries').set((eb) => ({ attempts: eb('attempts', '+', 1), updated_date: now() }));
-        const succeeded = live.filter((finished) => finished.succeeded);
-        const failed = live.filter((finished) => !finished.succeeded && finished.retryAt === null);
-        for (const [status, finished] of [
-          ['succeeded', succeeded],
-          ['failed', failed],
-        ] as const) {
-          if (finished.length === 0) continue;
-          await deliveries
-            .set({ status, next_attempt_at: null })
-            .where(keyIn(sql`(org_id, id)`, keysOf(finished)))
-            .execute();
-        }
-        for (const { delivery, retryAt } of live) {
-          if (retryAt === null) continue;
-          await deliveries
-            .set({ next_attempt_at: instant(retryAt) })
-            .where('org_id', '=', delivery.org_id)
-            .where('id', '=', delivery.id)
-            .execute();
-        }
-
-        // The next delivery of each resource whose delivery ended: a waiting one with no earlier pending.
-        const ended = [...succeeded, ...failed].filter(({ delivery }) => delivery.ordering_key !== null);
-        if (ended.length > 0) {
-          await trx
-            .updateTable('webhook_deliveries as d')
-            .set({ next_attempt_at: instant(at) })
-            .where(
-              keyIn(
-                sql`(d.org_id, d.webhook_id, d.ordering_key)`,
-                ended.map(({ delivery }) => [delivery.org_id, delivery.webhook_id, delivery.ordering_key!]),
-              ),
-            )
-            .where('d.status', '=', 'pending')
-            .where('d.next_attempt_at', 'is', null)
-            .where((eb) => eb.not(earlierPending(eb)))
-            .execute();
-        }
-
-        const webhookOf = ({ delivery }: FinishedAttempt) => [delivery.org_id, delivery.webhook_id] as const;
-        const recovered = succeeded.filter((finished) => failingSince.get(webhookOf(finished).join('/')) !== null);
-        if (recovered.length > 0) {
-          await trx
-            .updateTable('webhooks')
-            .set({ failing_since: null })
-            .where(keyIn(sql`(org_id, id)`, recovered.map(webhookOf)))
-            .execute();
-        }
-        const failures = live.filter((finished) => !finished.succeeded);
-        const starting = failures.filter((finished) => failingSince.get(webhookOf(finished).join('/')) === null);
-        if (starting.length > 0) {
-          await trx
-            .updateTable('webhooks')
-            .set({ failing_since: instant(at) })
-            .where(keyIn(sql`(org_id, id)`, starting.map(webhookOf)))
-            .where('failing_since', 'is', null)
-            .execute();
-        }
-        const disabling = new Map<string, FinishedAttempt>();
-        for (const finished of failures) {
-          const since = failingSince.get(webhookOf(finished).join('/'));
-          if (since && since <= disableIfFailingSince) disabling.set(webhookOf(finished).join('/'), finished);
-        }
-        for (const finished of disabling.values()) {
-          await trx
-            .updateTable('webhooks')
-            .set({ disabled_date: now(), disabled_reason: finished.disabledReason, updated_date: now() })
-            .where('org_id', '=', finished.delivery.org_id)
-            .where('id', '=', finished.delivery.webhook_id)
-            .where('disabled_date', 'is', null)
-            .execute();
-        }
+      return inTransaction(db, SERVER_ACTOR, async (trx) => {
+        if (attempts.length > 0) await recordAttempts(trx, attempts, disableIfFailingSince, at);
+        return claimDue(trx, wants, instant(at), instant(at + leaseMs));
       });
     },
 

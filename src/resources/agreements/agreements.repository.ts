@@ -84,6 +84,42 @@ export function agreementsRepository(db: Kysely<Database> | Transaction<Database
       return rows.map((row) => withBooleans(row, ['required']));
     },
 
+    /**
+     * The organization's active users (`active`) and, for each agreement, how many of them agreed to it as
+     * it reads now (`current`) or to an earlier revision (`earlier`): one reading of the users for both.
+     */
+    async agreementCounts(orgId: string): Promise<{ active: number } & Record<AgreementRow['type'], { current: number; earlier: number }>> {
+      const row = await db
+        .selectFrom('users as u')
+        .leftJoin('user_agreements as s', (join) =>
+          join.onRef('s.org_id', '=', 'u.org_id').onRef('s.user_id', '=', 'u.id').on('s.type', '=', 'standard'),
+        )
+        .leftJoin('agreements as sa', (join) => join.onRef('sa.org_id', '=', 's.org_id').onRef('sa.type', '=', 's.type'))
+        .leftJoin('user_agreements as c', (join) =>
+          join.onRef('c.org_id', '=', 'u.org_id').onRef('c.user_id', '=', 'u.id').on('c.type', '=', 'custom'),
+        )
+        .leftJoin('agreements as ca', (join) => join.onRef('ca.org_id', '=', 'c.org_id').onRef('ca.type', '=', 'c.type'))
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('active'),
+          eb.fn.count<number | string>('s.user_id').as('standard_agreed'),
+          eb.fn.sum<number | string | null>(sql`case when s.title = sa.title and s.text = sa.text then 1 else 0 end`).as('standard_current'),
+          eb.fn.count<number | string>('c.user_id').as('custom_agreed'),
+          eb.fn.sum<number | string | null>(sql`case when c.title = ca.title and c.text = ca.text then 1 else 0 end`).as('custom_current'),
+        ])
+        .where('u.org_id', '=', orgId)
+        .where('u.active', '=', true)
+        .executeTakeFirstOrThrow();
+      const counts = (agreed: number | string, current: number | string | null) => ({
+        current: Number(current ?? 0),
+        earlier: Number(agreed) - Number(current ?? 0),
+      });
+      return {
+        active: Number(row.active),
+        standard: counts(row.standard_agreed, row.standard_current),
+        custom: counts(row.custom_agreed, row.custom_current),
+      };
+    },
+
     /** Records (or renews) the user's agreement with the title and text they agreed to. */
     async agree(row: UserAgreementRow): Promise<void> {
       await db

@@ -29,7 +29,15 @@ export const agreementsRoutes: ConditionalResourceRoutes<AgreementsService> = as
   listRoute(
     app,
     '/agreements',
-    { name: 'agreements', tag, summary: 'List the agreements defined: standard, then custom', query: AgreementQuery, item: Agreement },
+    {
+      name: 'agreements',
+      tag,
+      summary: 'List the agreements defined: standard, then custom',
+      description: 'The standard agreement, which every organization has, then the custom one once it is defined.',
+      scope: 'read',
+      query: AgreementQuery,
+      item: Agreement,
+    },
     (caller, { query, paging }) => service.list(caller, query, paging),
   );
 
@@ -42,10 +50,19 @@ export const agreementsRoutes: ConditionalResourceRoutes<AgreementsService> = as
     service,
     transaction,
     lock: (trx, orgId, { type }) => agreementsRepository(trx).lock(orgId, type as AgreementType),
-    get: { summary: 'Get the standard or custom agreement', read: (service, caller, { type }) => service.get(caller, type) },
+    get: {
+      summary: 'Get the standard or custom agreement',
+      description: '`type` is `standard` or `custom`; the custom agreement is a 404 until it is defined.',
+      scope: 'read',
+      read: (service, caller, { type }) => service.get(caller, type),
+    },
     put: {
       createsMissing: true,
       summary: 'Define (title and text required the first time) or revise an agreement',
+      description:
+        'Beyond v5. Defines the agreement, `title` and `text` required, or changes only what is sent of it. The custom ' +
+        'agreement is always required: `required: false` on it is a 400. `If-None-Match: *` defines it only if nobody has yet.',
+      scope: 'write',
       body: PutAgreement,
       write: (service, caller, { type }, input) => service.put(caller, type, input),
     },
@@ -58,6 +75,8 @@ export const agreementsRoutes: ConditionalResourceRoutes<AgreementsService> = as
       name: 'userAgreements',
       tag,
       summary: "A user's agreements: standard, then custom when defined",
+      description: 'Each agreement with `agreed`, and `agreedDate` once the user agreed to its current text. 404 for a user not in the organization.',
+      scope: 'read',
       params: IdParams,
       query: UserAgreementQuery,
       item: UserAgreement,
@@ -77,10 +96,15 @@ export const agreementsRoutes: ConditionalResourceRoutes<AgreementsService> = as
     lock: (trx, orgId, { id }) => lockRow(trx, 'users', orgId, id),
     get: {
       summary: "A user's agreement to the standard or custom agreement",
+      description:
+        "The agreement's `title` and `text`, with `agreed` and, once agreed, `agreedDate`. 404 for the custom agreement until it is defined.",
+      scope: 'read',
       read: (service, caller, { id, type }) => service.getForUser(caller, id, type),
     },
     put: {
       summary: 'Record that the user agrees (to the current text) or no longer agrees',
+      description: '`{"agreed": true}` records the agreement to the current text, with the time; `false` withdraws it. Answers 204.',
+      scope: 'write',
       body: PutUserAgreement,
       write: (service, caller, { id, type }, input) => service.setForUser(caller, id, type, input.agreed),
     },

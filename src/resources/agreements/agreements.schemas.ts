@@ -69,6 +69,7 @@ export type PutUserAgreement = Static<typeof PutUserAgreement>;
 declare module '../../events/event-types.js' {
   interface EventData {
     'agreement.updated': Agreement;
-    'useragreement.updated': UserAgreement & { userId: string };
+    /** The user's agreement with its userId, and the user's updatedDate after the change (previousAttributes: before). */
+    'useragreement.updated': UserAgreement & { userId: string; updatedDate: string };
   }
 }

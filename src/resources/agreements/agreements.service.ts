@@ -1,13 +1,11 @@
 import type { Kysely } from 'kysely';
-import { lockUser } from '../../db/locking.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { changeTime, inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
 import { type FieldErrors, Invalid, NotFound } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
 import { findById, found } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { recordUpdate } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
@@ -53,6 +51,14 @@ function toUserResponse(row: AgreementOfUser): UserAgreement {
   };
 }
 
+/** The active users of an organization by what they agreed to of one agreement. */
+export interface AgreementCounts {
+  active: number;
+  agreedToCurrent: number;
+  agreedToEarlier: number;
+  neverAgreed: number;
+}
+
 export function agreementsService(db: Kysely<Database>) {
   const agreements = agreementsRepository(db);
   const users = usersRepository(db);
@@ -77,7 +83,7 @@ export function agreementsService(db: Kysely<Database>) {
     async put(caller: Caller, type: string, input: PutAgreement): Promise<void> {
       if (!isAgreementType(type)) throw new NotFound();
       const { orgId } = caller;
-      await inTransaction(db, async (trx) => {
+      await inTransaction(db, caller.actor, async (trx) => {
         const repository = agreementsRepository(trx);
         const locked = async () => {
           await repository.lock(orgId, type);
@@ -92,7 +98,7 @@ export function agreementsService(db: Kysely<Database>) {
         }
         if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
 
-        const at = now();
+        const at = changeTime(trx);
         if (!current) {
           const { title, text, required = true } = input;
           const row: AgreementRow = { org_id: orgId, type, title: title!, text: text!, required, created_date: at, updated_date: null };
@@ -113,6 +119,22 @@ export function agreementsService(db: Kysely<Database>) {
       });
     },
 
+    /**
+     * For each agreement, who a revision of its title or text asks again among the active users: those
+     * who agreed to it as it reads now; those who agreed to an earlier revision or never agreed are asked
+     * already while it is required. An undefined custom agreement has none who agreed.
+     */
+    async agreementCounts(caller: Caller): Promise<Record<AgreementType, AgreementCounts>> {
+      const { active, ...byType } = await agreements.agreementCounts(caller.orgId);
+      const of = ({ current, earlier }: { current: number; earlier: number }): AgreementCounts => ({
+        active,
+        agreedToCurrent: current,
+        agreedToEarlier: earlier,
+        neverAgreed: active - current - earlier,
+      });
+      return { standard: of(byType.standard), custom: of(byType.custom) };
+    },
+
     async listForUser(caller: Caller, userId: string, _query: UserAgreementQuery, paging: Paging): Promise<UserAgreement[]> {
       await requireUser(caller.orgId, userId);
       return (await agreements.ofUser(caller.orgId, userId, undefined, paging)).map(toUserResponse);
@@ -126,25 +148,32 @@ export function agreementsService(db: Kysely<Database>) {
 
     /**
      * Records that the user agrees (to the agreement as it reads now) or no longer agrees. Agreeing
-     * again to the text already agreed to changes nothing, not even `agreedDate`.
+     * again to the text already agreed to changes nothing, not even `agreedDate`. What a user agreed
+     * to is part of the user: its updatedDate moves, and the event carries it, as userfield values' do.
      */
     async setForUser(caller: Caller, userId: string, type: string, agreed: boolean): Promise<void> {
       if (!isId(userId) || !isAgreementType(type)) throw new NotFound();
       const { orgId } = caller;
-      await inTransaction(db, async (trx) => {
+      await inTransaction(db, caller.actor, async (trx) => {
         // Locked so that the user cannot be deleted before the record is written.
-        if (!(await lockUser(trx, orgId, userId))) throw new NotFound();
+        const updatedDate = (await usersRepository(trx).lockUpdatedDates(orgId, [userId])).get(userId);
+        if (updatedDate === undefined) throw new NotFound();
         const repository = agreementsRepository(trx);
         const [agreement] = await repository.ofUser(orgId, userId, type);
         const { title, text, agreed_title: agreedTitle, agreed_text: agreedText, agreed_date: agreedDate } = found(agreement);
         if (agreed ? agreedTitle === title && agreedText === text : agreedDate === null) return;
-        const at = now();
+        const at = changeTime(trx);
         if (agreed) await repository.agree({ org_id: orgId, user_id: userId, type, title, text, agreed_date: at });
         else await repository.withdraw(orgId, userId, type);
-        // What a user agreed to is part of the user (see userfield values).
         await usersRepository(trx).update(orgId, userId, { updated_date: at });
         const [changed] = await repository.ofUser(orgId, userId, type);
-        recordUpdate(trx, orgId, 'useragreement.updated', { userId, ...toUserResponse(agreement!) }, { userId, ...toUserResponse(changed!) });
+        recordUpdate(
+          trx,
+          orgId,
+          'useragreement.updated',
+          { userId, ...toUserResponse(agreement!), updatedDate },
+          { userId, ...toUserResponse(changed!), updatedDate: at },
+        );
       });
     },
   };

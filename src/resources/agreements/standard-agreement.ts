@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { AgreementsTable, Database } from '../../db/schema.js';
-import { now } from '../../lib/time.js';
+import type { AgreementsTable } from '../../db/schema.js';
+import { changeTime, type UnitOfWork } from '../../db/unit-of-work.js';
 
 /** The server's default end-user terms, which every organization starts with and may revise. */
 export const STANDARD_AGREEMENT = {
@@ -17,7 +16,14 @@ export const STANDARD_AGREEMENT = {
 };
 
 /** Provisioner: a new organization starts with the standard agreement. */
-export async function provisionStandardAgreement(trx: Kysely<Database>, orgId: string): Promise<void> {
-  const row: AgreementsTable = { org_id: orgId, type: 'standard', ...STANDARD_AGREEMENT, required: true, created_date: now(), updated_date: null };
+export async function provisionStandardAgreement(trx: UnitOfWork, orgId: string): Promise<void> {
+  const row: AgreementsTable = {
+    org_id: orgId,
+    type: 'standard',
+    ...STANDARD_AGREEMENT,
+    required: true,
+    created_date: changeTime(trx),
+    updated_date: null,
+  };
   await trx.insertInto('agreements').values(row).execute();
 }

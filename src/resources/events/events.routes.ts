@@ -1,7 +1,9 @@
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { operationId } from '../../http/resource-routes.js';
 import { requestOrigin } from '../../http/urls.js';
-import { DEFAULT_LIMIT, Page, type PageBody } from '../../lib/paging.js';
+import { eventJson } from '../../events/event-types.js';
+import { sendJsonText } from '../../http/json-text.js';
+import { DEFAULT_LIMIT, Page } from '../../lib/paging.js';
 import type { ApiTag } from '../../lib/openapi.js';
 import { ERROR_RESPONSE } from '../../lib/schema.js';
 import { Event, EventQuery } from './events.schemas.js';
@@ -17,25 +19,33 @@ export const eventsRoutes: ResourceRoutes<EventsService> = async (app, { service
     '/events',
     {
       // Read in commit order, it must see every commit (and a read may place positions): never a replica.
-      config: { primaryReads: true },
+      config: { scope: 'read', primaryReads: true },
       schema: {
         operationId: operationId('events', 'list'),
         tags: [eventsTag.name],
         summary: 'Beyond v5. The changes of the organization in the order they committed, kept for a retention period (30 days by default)',
+        description:
+          'Each event holds the resource as the API answers it after the change (`data`; as it was, for a deletion) and, for ' +
+          'an update, the previous value of what changed (`previousAttributes`). Keep the id of the last event read and ask ' +
+          'for `after` it: nothing that commits later is listed before it, and `next` is there while more follow. An `after` ' +
+          'older than the retention is a 400: start over from the `updatedDate` lists.',
         querystring: EventQuery,
         response: { 200: Page(Event), 400: ERROR_RESPONSE },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const limit = request.query.limit ?? DEFAULT_LIMIT;
+      const { orgId } = request.caller;
       const rows = await service.list(request.caller, request.query);
-      const page: PageBody<Event> = { results: rows.slice(0, limit) };
+      const results = rows.slice(0, limit);
+      // The Page envelope, its events written from their stored JSON (eventJson).
+      let page = `{"results":[${results.map((row) => eventJson(orgId, row)).join(',')}]`;
       if (rows.length > limit) {
         const [path] = request.url.split('?', 1) as [string];
-        const params = new URLSearchParams({ after: page.results.at(-1)!.id, limit: String(limit) });
-        page.next = `${requestOrigin(request)}${path}?${params.toString()}`;
+        const params = new URLSearchParams({ after: results.at(-1)!.id, limit: String(limit) });
+        page += `,"next":${JSON.stringify(`${requestOrigin(request)}${path}?${params.toString()}`)}`;
       }
-      return page;
+      return sendJsonText(reply, `${page}}`);
     },
   );
 };

@@ -2,10 +2,10 @@ import type { Kysely, Transaction } from 'kysely';
 import { findInBatches } from '../../db/batches.js';
 import { containsText, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
+import type { ChangeTime } from '../../db/unit-of-work.js';
 import type { Database, OfferingCategoriesTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 
 type OfferingCategoryRow = OfferingCategoriesTable;
 /** A category as services write it; the repository derives the name's lookup key. */
@@ -70,9 +70,9 @@ export function offeringCategoriesRepository(db: Kysely<Database> | Transaction<
         .execute();
     },
 
-    /** Every change stamps updated_date. */
-    async update(orgId: string, id: string, patch: OfferingCategoryPatch): Promise<void> {
-      const keyed = { ...patch, ...(patch.name === undefined ? {} : { name_key: lookupKey(patch.name) }), updated_date: now() };
+    /** Every change stamps updated_date (with `at`). */
+    async update(orgId: string, id: string, patch: OfferingCategoryPatch, at: ChangeTime): Promise<void> {
+      const keyed = { ...patch, ...(patch.name === undefined ? {} : { name_key: lookupKey(patch.name) }), updated_date: at };
       await db.updateTable('offering_categories').set(keyed).where('org_id', '=', orgId).where('id', '=', id).execute();
     },
 

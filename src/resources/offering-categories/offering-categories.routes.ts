@@ -18,10 +18,35 @@ export const offeringCategoriesRoutes: ConditionalResourceRoutes<OfferingCategor
     service,
     transaction,
     lock: lockOrdering,
-    list: { summary: 'List offering categories in list order', query: OfferingCategoryQuery },
-    get: { summary: 'Get an offering category' },
-    create: { summary: 'Create an offering category', body: CreateOfferingCategory },
-    update: { summary: 'Update an offering category (partial); orderIndex moves it', body: UpdateOfferingCategory },
-    delete: { summary: 'Delete an offering category; offerings lose it from offeringCategoryIds' },
+    list: {
+      summary: 'List offering categories in list order',
+      description: "A page of the organization's offering categories, by `orderIndex`. `name` matches part of the name, ignoring case.",
+      scope: 'read',
+      query: OfferingCategoryQuery,
+    },
+    get: {
+      summary: 'Get an offering category',
+      description: "The category. An id that is not one of the organization's offering categories is a 404.",
+      scope: 'read',
+    },
+    create: {
+      summary: 'Create an offering category',
+      description:
+        'Beyond v5. `name` is required; `color` is `#rrggbb`. `orderIndex` places it, from 0, the ones from there on moving ' +
+        'down; absent or past the end, it goes last. Answers 201 with its URL in `Location`.',
+      scope: 'write',
+      body: CreateOfferingCategory,
+    },
+    update: {
+      summary: 'Update an offering category (partial); orderIndex moves it',
+      description: 'Beyond v5. Changes only the properties sent; a new `orderIndex` moves the others to keep the order without gaps.',
+      scope: 'write',
+      body: UpdateOfferingCategory,
+    },
+    delete: {
+      summary: 'Delete an offering category; offerings lose it from offeringCategoryIds',
+      description: 'Beyond v5. The offerings stay; each one that listed the category no longer does. The categories after it move up.',
+      scope: 'write',
+    },
   });
 };

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import { changeTime, type UnitOfWork } from '../../db/unit-of-work.js';
 import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.js';
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
@@ -7,7 +8,6 @@ import { Conflict } from '../../lib/domain-errors.js';
 import { newId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { recordEvent, recordShifts, recordUpdate } from '../../events/outbox.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
@@ -29,12 +29,12 @@ function toResponse(row: NewOfferingCategory): OfferingCategory {
 }
 
 /** The organization's offering categories form one dense list. */
-function categoriesInOrder(trx: Transaction<Database>, orgId: string) {
+function categoriesInOrder(trx: UnitOfWork, orgId: string) {
   return denseOrder(trx, 'offering_categories', orgId);
 }
 
 /** Records the update event of each category a change of the list shifted. */
-function recordShiftedCategories(trx: Transaction<Database>, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
+function recordShiftedCategories(trx: UnitOfWork, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
   return recordShifts(trx, orgId, 'offeringcategory.updated', shifted, async (ids) =>
     (await offeringCategoriesRepository(trx).findMany(orgId, ids)).map(toResponse),
   );
@@ -63,10 +63,10 @@ export function offeringCategoriesService(db: Kysely<Database>) {
 
     create(caller: Caller, input: CreateOfferingCategory): Promise<string> {
       const { orgId } = caller;
-      return orderedWrite(db, orgId, async (trx) => {
+      return orderedWrite(db, caller, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
         if (await repository.nameTaken(orgId, input.name)) throw new Conflict(['name']);
-        const at = now();
+        const at = changeTime(trx);
         const { position, shifted } = await categoriesInOrder(trx, orgId).openSlot(input.orderIndex);
         const row: NewOfferingCategory = {
           org_id: orgId,
@@ -88,7 +88,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
 
     async update(caller: Caller, id: string, input: UpdateOfferingCategory): Promise<void> {
       const { orgId } = caller;
-      await orderedWrite(db, orgId, async (trx) => {
+      await orderedWrite(db, caller, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
         const row = await findById(id, (id) => repository.find(orgId, id));
         const requested: OfferingCategoryPatch = {};
@@ -100,7 +100,7 @@ export function offeringCategoriesService(db: Kysely<Database>) {
         if (input.color !== undefined) requested.color = input.color || null;
         // Only what differs is a change: a category PUT back as it was read keeps its updatedDate.
         const patch = changedColumns(row, requested);
-        if (Object.keys(patch).length > 0) await repository.update(orgId, id, patch);
+        if (Object.keys(patch).length > 0) await repository.update(orgId, id, patch, changeTime(trx));
         const shifted = input.orderIndex === undefined ? [] : await categoriesInOrder(trx, orgId).move(id, row.order_index, input.orderIndex);
         recordUpdate(trx, orgId, 'offeringcategory.updated', toResponse(row), toResponse((await repository.find(orgId, id))!));
         await recordShiftedCategories(trx, orgId, shifted);
@@ -110,14 +110,14 @@ export function offeringCategoriesService(db: Kysely<Database>) {
     /** Deletes the category; offerings lose it from their `offeringCategoryIds`, which moves their updatedDate (each with its update event). */
     async delete(caller: Caller, id: string): Promise<void> {
       const { orgId } = caller;
-      await orderedWrite(db, orgId, async (trx) => {
+      await orderedWrite(db, caller, async (trx) => {
         const repository = offeringCategoriesRepository(trx);
         const row = await findById(id, (id) => repository.find(orgId, id));
         const offerings = offeringsRepository(trx);
         const offeringIds = await offerings.idsInCategory(orgId, id);
         const before = await offeringsOf(trx, orgId, offeringIds);
         await repository.delete(orgId, id);
-        await offerings.touch(orgId, offeringIds, now());
+        await offerings.touch(orgId, offeringIds, changeTime(trx));
         recordEvent(trx, orgId, 'offeringcategory.deleted', toResponse(row));
         await recordShiftedCategories(trx, orgId, await categoriesInOrder(trx, orgId).closeGap(row.order_index));
         const after = await offeringsOf(trx, orgId, offeringIds);

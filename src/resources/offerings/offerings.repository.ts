@@ -3,10 +3,10 @@ import { batches, findInBatches } from '../../db/batches.js';
 import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { forUpdate } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
+import type { ChangeTime } from '../../db/unit-of-work.js';
 import type { Database, OfferingsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import { blocksNewRegistration, openForRegistration } from '../registrations/eligibility.js';
 
 export type OfferingRow = Row<OfferingsTable>;
@@ -93,7 +93,7 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
     },
 
     /** Moves the listed offerings' updatedDate: a change made to them through something else (their category deleted). */
-    async touch(orgId: string, ids: readonly string[], at: string): Promise<void> {
+    async touch(orgId: string, ids: readonly string[], at: ChangeTime): Promise<void> {
       for (const batch of batches(ids)) {
         await db.updateTable('offerings').set({ updated_date: at }).where('org_id', '=', orgId).where('id', 'in', batch).execute();
       }
@@ -166,11 +166,11 @@ export function offeringsRepository(db: Kysely<Database> | Transaction<Database>
       await db.insertInto('offerings').values(row).execute();
     },
 
-    /** Every change stamps updated_date; an empty patch only that. */
-    async update(orgId: string, id: string, patch: OfferingPatch): Promise<void> {
+    /** Every change stamps updated_date (with `at`); an empty patch only that. */
+    async update(orgId: string, id: string, patch: OfferingPatch, at: ChangeTime): Promise<void> {
       await db
         .updateTable('offerings')
-        .set({ ...patch, updated_date: now() })
+        .set({ ...patch, updated_date: at })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import { changeTime, type UnitOfWork } from '../../db/unit-of-work.js';
 import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.js';
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
@@ -51,18 +52,18 @@ export async function offeringsOf(db: Kysely<Database>, orgId: string, ids: read
 }
 
 /** The offering as the API returns it, read in `trx`. */
-async function representation(trx: Transaction<Database>, orgId: string, id: string): Promise<Offering> {
+async function representation(trx: UnitOfWork, orgId: string, id: string): Promise<Offering> {
   const repository = offeringsRepository(trx);
   return toResponse((await repository.find(orgId, id))!, (await repository.categoryIds(orgId, [id])).get(id));
 }
 
 /** The organization's offerings form one dense list. */
-function offeringsInOrder(trx: Transaction<Database>, orgId: string) {
+function offeringsInOrder(trx: UnitOfWork, orgId: string) {
   return denseOrder(trx, 'offerings', orgId);
 }
 
 /** Records the update event of each offering a change of the list shifted. */
-function recordShiftedOfferings(trx: Transaction<Database>, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
+function recordShiftedOfferings(trx: UnitOfWork, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
   return recordShifts(trx, orgId, 'offering.updated', shifted, (ids) => offeringsOf(trx, orgId, ids));
 }
 
@@ -115,7 +116,7 @@ function dateErrors(input: CreateOffering | UpdateOffering, dates: Dates): Field
 }
 
 /** The category ids without repeats, and a field error for each one not in the organization. */
-async function checkCategories(trx: Transaction<Database>, orgId: string, requested: readonly string[]) {
+async function checkCategories(trx: UnitOfWork, orgId: string, requested: readonly string[]) {
   const ids = [...new Set(requested)];
   const existing = await offeringCategoriesRepository(trx).existing(orgId, ids.filter(isId));
   const fieldErrors: FieldErrors = {};
@@ -126,7 +127,7 @@ async function checkCategories(trx: Transaction<Database>, orgId: string, reques
 }
 
 /** Validates what depends on the calendar and on stored data, all field errors at once; gives the category ids to store. */
-async function validate(trx: Transaction<Database>, orgId: string, input: CreateOffering | UpdateOffering, current?: OfferingRow) {
+async function validate(trx: UnitOfWork, orgId: string, input: CreateOffering | UpdateOffering, current?: OfferingRow) {
   const fieldErrors = dateErrors(input, datesOf(input, current));
   const checked = input.offeringCategoryIds ? await checkCategories(trx, orgId, input.offeringCategoryIds) : undefined;
   Object.assign(fieldErrors, checked?.fieldErrors);
@@ -176,10 +177,10 @@ export function offeringsService(db: Kysely<Database>) {
 
     create(caller: Caller, input: CreateOffering): Promise<string> {
       const { orgId } = caller;
-      return orderedWrite(db, orgId, async (trx) => {
+      return orderedWrite(db, caller, async (trx) => {
         const categoryIds = await validate(trx, orgId, input);
         const opened = await offeringsInOrder(trx, orgId).openSlot(input.orderIndex);
-        const at = now();
+        const at = changeTime(trx);
         const row: OfferingRow = {
           org_id: orgId,
           id: newId(),
@@ -206,7 +207,7 @@ export function offeringsService(db: Kysely<Database>) {
 
     async update(caller: Caller, id: string, input: UpdateOffering): Promise<void> {
       const { orgId } = caller;
-      await orderedWrite(db, orgId, async (trx) => {
+      await orderedWrite(db, caller, async (trx) => {
         const repository = offeringsRepository(trx);
         const row = await findById(id, (id) => repository.lock(orgId, id));
         const categoryIds = await validate(trx, orgId, input, row);
@@ -225,7 +226,7 @@ export function offeringsService(db: Kysely<Database>) {
         // Only what differs is a change: an offering PUT back as it was read keeps its updatedDate.
         const patch = changedColumns(row, requested);
         const recategorized = categoryIds !== undefined && !sameIds(categoryIds, currentCategoryIds);
-        if (Object.keys(patch).length > 0 || recategorized) await repository.update(orgId, id, patch);
+        if (Object.keys(patch).length > 0 || recategorized) await repository.update(orgId, id, patch, changeTime(trx));
         if (recategorized) await repository.replaceCategories(orgId, id, categoryIds);
         const shifted = input.orderIndex === undefined ? [] : await offeringsInOrder(trx, orgId).move(id, row.order_index, input.orderIndex);
         recordUpdate(trx, orgId, 'offering.updated', toResponse(row, currentCategoryIds), await representation(trx, orgId, id));
@@ -236,7 +237,7 @@ export function offeringsService(db: Kysely<Database>) {
     /** Refused while registrations that are not ejected exist; ejected ones are deleted with the offering. */
     async delete(caller: Caller, id: string): Promise<void> {
       const { orgId } = caller;
-      await orderedWrite(db, orgId, async (trx) => {
+      await orderedWrite(db, caller, async (trx) => {
         const repository = offeringsRepository(trx);
         const row = await findById(id, (id) => repository.lock(orgId, id));
         const registrations = registrationsRepository(trx);

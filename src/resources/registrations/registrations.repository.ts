@@ -2,10 +2,10 @@ import type { Kysely, Transaction } from 'kysely';
 import { pageWindow, withinRange } from '../../db/filters.js';
 import { batches } from '../../db/batches.js';
 import { forUpdate } from '../../db/locking.js';
+import type { ChangeTime } from '../../db/unit-of-work.js';
 import type { Database, RegistrationsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import { blocksNewRegistration } from './eligibility.js';
 
 export type RegistrationRow = RegistrationsTable;
@@ -48,6 +48,19 @@ export function registrationsRepository(db: Kysely<Database> | Transaction<Datab
         .orderBy('id')
         .$call((q) => pageWindow(q, paging))
         .execute();
+    },
+
+    /** The offerings the user has an active registration for (what a course player checks at each launch). */
+    async activeOfferingIds(orgId: string, userId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('registrations')
+        .select('offering_id')
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'active')
+        .orderBy('offering_id')
+        .execute();
+      return rows.map((row) => row.offering_id);
     },
 
     find(orgId: string, id: string): Promise<RegistrationRow | undefined> {
@@ -95,11 +108,11 @@ export function registrationsRepository(db: Kysely<Database> | Transaction<Datab
       for (const batch of batches(rows)) await db.insertInto('registrations').values(batch).execute();
     },
 
-    /** Every change stamps updated_date. */
-    async update(orgId: string, id: string, patch: RegistrationPatch): Promise<void> {
+    /** Every change stamps updated_date (with `at`). */
+    async update(orgId: string, id: string, patch: RegistrationPatch, at: ChangeTime): Promise<void> {
       await db
         .updateTable('registrations')
-        .set({ ...patch, updated_date: now() })
+        .set({ ...patch, updated_date: at })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();

@@ -36,12 +36,16 @@ export const CreateRegistration = Body({
 });
 export type CreateRegistration = Static<typeof CreateRegistration>;
 
+/** v5 refuses to eject a registration that is not active: an ejected one too. */
+export const ALREADY_EJECTED = 'the registration is already ejected';
+
 export const STATUS_NOT_SETTABLE = 'can only be set to "ejected"; a grade makes the registration passed or failed';
 
 /**
  * Either `{"status": "ejected"}` or `{"grade": n, "graderComment"?: "..."}`. Read-only properties
- * are ignored, and so is a status equal to the current one, so a client can PUT back what it read
- * (with the change made). The service refuses any other status but "ejected".
+ * are ignored, and so is a status equal to the current one but "ejected" (v5 refuses to eject an
+ * ejected registration), so a client can PUT back what it read (with the change made). The service
+ * refuses any other status but "ejected".
  */
 export const UpdateRegistration = Body({
   status: Type.Optional(
@@ -49,7 +53,10 @@ export const UpdateRegistration = Body({
       Type.String({
         enum: [...STATUSES],
         errorMessage: STATUS_NOT_SETTABLE,
-        description: '"ejected" ends an active registration without a grade; the current status changes nothing',
+        description:
+          '"ejected" ends an active registration without a grade; 400 on a registration graded or already ejected ' +
+          `("${ALREADY_EJECTED}"). The current status of an active, passed or failed registration changes ` +
+          'nothing, so that a client can PUT back what it read',
       }),
     ),
   ),

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { changeTime, inTransaction, type ChangeTime } from '../../db/unit-of-work.js';
 import { lockUser } from '../../db/locking.js';
-import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { changedColumns } from '../../db/rows.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
@@ -9,13 +9,13 @@ import { requireExistingIds } from '../../lib/id-filters.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import { offeringsRepository } from '../offerings/offerings.repository.js';
 import type { Caller } from '../../auth/caller.js';
 import { recordEvent, recordUpdate } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { registrationsRepository, type RegistrationPatch, type RegistrationRow, type RegistrationStatus } from './registrations.repository.js';
 import {
+  ALREADY_EJECTED,
   STATUS_NOT_SETTABLE,
   type CreateRegistration,
   type Registration,
@@ -24,7 +24,6 @@ import {
 } from './registrations.schemas.js';
 
 const EJECT_AFTER_GRADE = 'eject status not available after the registration has been graded';
-const ALREADY_EJECTED = 'the registration is already ejected';
 const NOT_OPEN = 'The offering is not open for registration';
 const USER_DEACTIVATED = 'The user is deactivated; reactivate it to register it';
 const ALREADY_ACTIVE = 'The user already has an active registration for this offering';
@@ -95,7 +94,7 @@ function graded(row: RegistrationRow, grading: Grading, passingGrade: number, at
 }
 
 /** An active registration of the user in the offering, beginning `at`. */
-function newRegistration(orgId: string, userId: string, offeringId: string, title: string, at: string): RegistrationRow {
+function newRegistration(orgId: string, userId: string, offeringId: string, title: string, at: ChangeTime): RegistrationRow {
   return {
     org_id: orgId,
     id: newId(),
@@ -154,8 +153,8 @@ export function registrationsService(db: Kysely<Database>) {
      */
     create(caller: Caller, input: CreateRegistration): Promise<string> {
       const { orgId } = caller;
-      return inTransaction(db, async (trx) => {
-        const at = now();
+      return inTransaction(db, caller.actor, async (trx) => {
+        const at = changeTime(trx);
         const offering = isId(input.offeringId) ? await offeringsRepository(trx).lockForRegistration(orgId, input.offeringId, at) : undefined;
         const user = isId(input.userId) ? await lockUser(trx, orgId, input.userId) : undefined;
         if (!user?.active || !offering?.open) {
@@ -189,8 +188,8 @@ export function registrationsService(db: Kysely<Database>) {
     async createForNewUsers(caller: Caller, offeringIds: readonly string[], userIds: readonly string[]): Promise<void> {
       const { orgId } = caller;
       if (offeringIds.length === 0 || userIds.length === 0) return;
-      await inTransaction(db, async (trx) => {
-        const at = now();
+      await inTransaction(db, caller.actor, async (trx) => {
+        const at = changeTime(trx);
         const rows: RegistrationRow[] = [];
         for (const offeringId of offeringIds) {
           const offering = await offeringsRepository(trx).lockForRegistration(orgId, offeringId, at);
@@ -204,22 +203,22 @@ export function registrationsService(db: Kysely<Database>) {
 
     /** Ejects or grades, with the registration row locked so concurrent changes apply one after another. */
     async update(caller: Caller, id: string, input: UpdateRegistration): Promise<void> {
-      await inTransaction(db, async (trx) => {
+      await inTransaction(db, caller.actor, async (trx) => {
         const repository = registrationsRepository(trx);
         const row = await findById(id, (id) => repository.lock(caller.orgId, id));
         const change = changeOf(input, row.status);
         if (change === undefined) return;
         let patch: RegistrationPatch;
         if (change === 'eject') {
-          patch = ejected(row, now());
+          patch = ejected(row, changeTime(trx));
         } else {
           // The foreign key keeps an offering for as long as it has registrations.
           const offering = (await offeringsRepository(trx).find(caller.orgId, row.offering_id))!;
-          patch = graded(row, change, offering.passing_grade, now());
+          patch = graded(row, change, offering.passing_grade, changeTime(trx));
         }
         // A registration PUT back as it was read changes nothing: no new updatedDate, no event.
         if (Object.keys(changedColumns(row, patch)).length === 0) return;
-        await repository.update(caller.orgId, id, patch);
+        await repository.update(caller.orgId, id, patch, changeTime(trx));
         const changed = toResponse((await repository.find(caller.orgId, id))!);
         recordUpdate(trx, caller.orgId, change === 'eject' ? 'registration.ejected' : 'registration.graded', toResponse(row), changed);
       });

@@ -1,8 +1,6 @@
-import type { Transaction } from 'kysely';
+import { changeTime, type UnitOfWork } from '../../db/unit-of-work.js';
 import { denseOrder, type ShiftedRow } from '../../db/dense-order.js';
-import type { Database } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
-import { now } from '../../lib/time.js';
 import { recordEvent, recordShifts } from '../../events/outbox.js';
 import { userfieldCategoriesRepository, type CategoryRow, type NewCategory } from './userfield-categories.repository.js';
 import type { CategoryType, UserfieldCategory } from './userfield-categories.schemas.js';
@@ -12,12 +10,12 @@ export function toResponse(row: Omit<CategoryRow, 'name_key'>): UserfieldCategor
 }
 
 /** The categories of one type form one dense list. */
-export function categoriesOfType(trx: Transaction<Database>, orgId: string, type: CategoryType) {
+export function categoriesOfType(trx: UnitOfWork, orgId: string, type: CategoryType) {
   return denseOrder(trx, 'userfield_categories', orgId, { column: 'type', value: type });
 }
 
 /** Records the update event of each category a change of its list shifted. */
-export function recordShiftedCategories(trx: Transaction<Database>, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
+export function recordShiftedCategories(trx: UnitOfWork, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
   return recordShifts(trx, orgId, 'userfieldcategory.updated', shifted, async (ids) =>
     (await userfieldCategoriesRepository(trx).findMany(orgId, ids)).map(toResponse),
   );
@@ -29,11 +27,11 @@ export function recordShiftedCategories(trx: Transaction<Database>, orgId: strin
  * that the name is free.
  */
 export async function addCategory(
-  trx: Transaction<Database>,
+  trx: UnitOfWork,
   orgId: string,
   input: { name: string; type: CategoryType; orderIndex?: number },
 ): Promise<NewCategory> {
-  const at = now();
+  const at = changeTime(trx);
   const { position, shifted } = await categoriesOfType(trx, orgId, input.type).openSlot(input.orderIndex);
   const row: NewCategory = {
     org_id: orgId,

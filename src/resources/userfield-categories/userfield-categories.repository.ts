@@ -2,10 +2,10 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { findInBatches } from '../../db/batches.js';
 import { containsText, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
+import type { ChangeTime } from '../../db/unit-of-work.js';
 import type { Database, UserfieldCategoriesTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import type { CategoryType } from './userfield-categories.schemas.js';
 
 export type CategoryRow = UserfieldCategoriesTable;
@@ -69,10 +69,10 @@ export function userfieldCategoriesRepository(db: Kysely<Database> | Transaction
         .execute();
     },
 
-    async rename(orgId: string, id: string, name: string): Promise<void> {
+    async rename(orgId: string, id: string, name: string, at: ChangeTime): Promise<void> {
       await db
         .updateTable('userfield_categories')
-        .set({ name, name_key: lookupKey(name), updated_date: now() })
+        .set({ name, name_key: lookupKey(name), updated_date: at })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
+import { changeTime } from '../../db/unit-of-work.js';
 import { orderedWrite } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { Conflict, type FieldErrors, IN_USE_MESSAGE, Invalid, Refused } from '../../lib/domain-errors.js';
+import { Conflict, Invalid, Refused } from '../../lib/domain-errors.js';
 import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
 import type { Caller } from '../../auth/caller.js';
@@ -41,7 +42,7 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
     },
 
     create(caller: Caller, input: CreateUserfieldCategory): Promise<string> {
-      return orderedWrite(db, caller.orgId, async (trx) => {
+      return orderedWrite(db, caller, async (trx) => {
         if (await userfieldCategoriesRepository(trx).findByName(caller.orgId, input.name)) {
           throw new Conflict(['name']);
         }
@@ -52,20 +53,19 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
     },
 
     async update(caller: Caller, id: string, input: UpdateUserfieldCategory): Promise<void> {
-      await orderedWrite(db, caller.orgId, async (trx) => {
+      await orderedWrite(db, caller, async (trx) => {
         const repository = userfieldCategoriesRepository(trx);
         const row = await findById(id, (id) => repository.find(caller.orgId, id));
-        const fieldErrors: FieldErrors = {};
         if (input.type !== undefined && input.type !== row.type) {
-          fieldErrors.type = 'cannot be changed; move the userfields to a category of the other type instead';
+          throw new Invalid({ type: 'cannot be changed; move the userfields to a category of the other type instead' });
         }
+        // The same refusal as create's: a name taken is a Conflict wherever it is found.
         const namesake = input.name === undefined ? undefined : await repository.findByName(caller.orgId, input.name);
-        if (namesake && namesake.id !== id) fieldErrors.name = IN_USE_MESSAGE;
-        if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
+        if (namesake && namesake.id !== id) throw new Conflict(['name']);
 
         const renamed = input.name !== undefined && input.name !== row.name;
         const fields = renamed ? await fieldsOfRenamedCategory(trx, caller.orgId, id) : undefined;
-        if (renamed) await repository.rename(caller.orgId, id, input.name!);
+        if (renamed) await repository.rename(caller.orgId, id, input.name!, changeTime(trx));
         const shifted =
           input.orderIndex === undefined ? [] : await categoriesOfType(trx, caller.orgId, row.type).move(id, row.order_index, input.orderIndex);
         recordUpdate(trx, caller.orgId, 'userfieldcategory.updated', toResponse(row), toResponse((await repository.find(caller.orgId, id))!));
@@ -76,7 +76,7 @@ export function userfieldCategoriesService(db: Kysely<Database>) {
 
     /** Deletes an empty category; one that still holds userfields stays as it is. */
     async delete(caller: Caller, id: string): Promise<void> {
-      await orderedWrite(db, caller.orgId, async (trx) => {
+      await orderedWrite(db, caller, async (trx) => {
         const repository = userfieldCategoriesRepository(trx);
         const row = await findById(id, (id) => repository.find(caller.orgId, id));
         if (await repository.hasUserfields(caller.orgId, id)) throw new Refused(NOT_EMPTY);

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { batches, findInBatches } from '../../db/batches.js';
 import type { Database, UserfieldValuesTable } from '../../db/schema.js';
 
@@ -41,6 +41,35 @@ export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Dat
         .where('org_id', '=', orgId)
         .where('userfield_id', '=', userfieldId)
         .execute();
+    },
+
+    /**
+     * How many active users of the organization hold no value of the field (of a field not made yet: every
+     * active user): those a required field of a public category asks at their next sign-in. An empty text
+     * or an empty list of options is no value there either (profile.service.ts, `holdsValue`).
+     */
+    async countActiveUsersWithout(orgId: string, userfieldId?: string): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .where('users.org_id', '=', orgId)
+        .where('users.active', '=', true)
+        .$if(userfieldId !== undefined, (query) =>
+          query.where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('userfield_values as v')
+                  .select(sql.lit(1).as('held'))
+                  .whereRef('v.org_id', '=', 'users.org_id')
+                  .whereRef('v.user_id', '=', 'users.id')
+                  .where('v.userfield_id', '=', userfieldId!)
+                  .where('v.value', 'not in', ['""', '[]']),
+              ),
+            ),
+          ),
+        )
+        .executeTakeFirstOrThrow();
+      return Number(row.total);
     },
 
     /** Inserts or replaces each row's value. */

@@ -1,17 +1,16 @@
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { changeTime, inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, NotFound, RefusedItem } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
-import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { usersRepository } from '../users/users.repository.js';
 import { userfieldsRepository } from '../userfields/userfields.repository.js';
 import { userfieldValuesRepository, type UserfieldValueRow } from './userfield-values.repository.js';
 import type { UpdateUserfieldValues, UserfieldValues } from './userfield-values.schemas.js';
 import { checkValue } from './value-checks.js';
-import { inFieldOrder, recordValuesChange, valuesFrom } from './value-changes.js';
+import { inFieldOrder, recordValuesChange, updatedDatesBefore, valuesFrom } from './value-changes.js';
 
 /** A user's values as GET /users/{id}/userfieldvalues answers them. */
 async function valuesOf(db: Kysely<Database>, orgId: string, userId: string): Promise<UserfieldValues> {
@@ -33,10 +32,10 @@ export function userfieldValuesService(db: Kysely<Database>) {
     async update(caller: Caller, userId: string, input: UpdateUserfieldValues): Promise<void> {
       if (!isId(userId)) throw new NotFound();
       const { orgId } = caller;
-      await inTransaction(db, async (trx) => {
+      await inTransaction(db, caller.actor, async (trx) => {
         // Locked so that the user cannot be deleted, nor its values change, before the write.
-        const updatedDate = (await usersRepository(trx).lockUpdatedDates(orgId, [userId])).get(userId);
-        if (updatedDate === undefined) throw new NotFound();
+        const locked = await usersRepository(trx).lockUpdatedDates(orgId, [userId]);
+        if (!locked.has(userId)) throw new NotFound();
         const fieldIds = Object.keys(input);
         const fields = new Map((await userfieldsRepository(trx).findForValues(orgId, fieldIds.filter(isId))).map((field) => [field.id, field]));
         const fieldErrors: FieldErrors = {};
@@ -69,11 +68,12 @@ export function userfieldValuesService(db: Kysely<Database>) {
         await values.save(saved);
         await values.deleteOfUser(orgId, userId, cleared);
         // A user's values are part of the user: a sync job reading users by updatedDate learns of the change.
-        const at = now();
+        const at = changeTime(trx);
         await usersRepository(trx).update(orgId, userId, { updated_date: at });
         const after: UserfieldValues = { ...before };
         for (const fieldId of cleared) delete after[fieldId];
         for (const row of saved) after[row.userfield_id] = requested.get(row.userfield_id);
+        const updatedDate = updatedDatesBefore(trx, locked).get(userId)!;
         recordValuesChange(trx, orgId, userId, { values: before, updatedDate }, { values: inFieldOrder(after), updatedDate: at });
       });
     },
@@ -89,7 +89,7 @@ export function userfieldValuesService(db: Kysely<Database>) {
       const { orgId } = caller;
       const withValues = users.flatMap((user, index) => (Object.keys(user.values).length > 0 ? [{ index, ...user }] : []));
       if (withValues.length === 0) return;
-      await inTransaction(db, async (trx) => {
+      await inTransaction(db, caller.actor, async (trx) => {
         const userIds = withValues.map((user) => user.userId);
         const updatedDates = await usersRepository(trx).lockUpdatedDates(orgId, userIds);
         const fieldIds = [...new Set(withValues.flatMap((user) => Object.keys(user.values)))];
@@ -119,14 +119,16 @@ export function userfieldValuesService(db: Kysely<Database>) {
         }
         if (changed.length === 0) return;
         await values.save(saved);
-        const at = now();
+        const at = changeTime(trx);
+        // A user whose updatedDate is already `at` (created by the import in this second) is not written again.
         await usersRepository(trx).touch(
           orgId,
-          changed.map((user) => user.userId),
+          changed.flatMap((user) => (updatedDates.get(user.userId) === at ? [] : [user.userId])),
           at,
         );
+        const datesBefore = updatedDatesBefore(trx, updatedDates);
         for (const { userId, before, after } of changed) {
-          recordValuesChange(trx, orgId, userId, { values: before, updatedDate: updatedDates.get(userId)! }, { values: after, updatedDate: at });
+          recordValuesChange(trx, orgId, userId, { values: before, updatedDate: datesBefore.get(userId)! }, { values: after, updatedDate: at });
         }
       });
     },

@@ -1,13 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { now } from '../../lib/time.js';
-import { recordEvent } from '../../events/outbox.js';
+import { changeTime, type UnitOfWork } from '../../db/unit-of-work.js';
+import { orderingKey } from '../../events/event-types.js';
+import { recordedEvents, recordEvent } from '../../events/outbox.js';
 import { usersRepository } from '../users/users.repository.js';
 import { userfieldsRepository, type UserfieldRow } from '../userfields/userfields.repository.js';
 import { userfieldValuesRepository, type UserfieldValueRow } from './userfield-values.repository.js';
 import type { UserfieldValues } from './userfield-values.schemas.js';
 
-/** A user's values and updatedDate, before or after a change of them. */
+/** A user's values and updatedDate after a change of them. */
 type ValuesState = { values: UserfieldValues; updatedDate: string };
 
 /** Stored values (in userfield id order, as the repository reads them) as GET /users/{id}/userfieldvalues answers them. */
@@ -20,8 +19,35 @@ export function inFieldOrder(values: UserfieldValues): UserfieldValues {
   return Object.fromEntries(Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/**
+ * Each user's updatedDate before the unit of work `trx` changed them, from `locked`, the dates as the
+ * unit reads them now: for a user it changed already (a SCIM request writes the user, then its values;
+ * an import batch likewise), the date its first event of the user names as previous (null when it
+ * created the user). The values event then names the date before the request, as the user's does.
+ */
+export function updatedDatesBefore(trx: UnitOfWork, locked: ReadonlyMap<string, string>): Map<string, string | null> {
+  const before = new Map<string, string | null>(locked);
+  const seen = new Set<string>();
+  for (const event of recordedEvents(trx)) {
+    const [resource, userId = ''] = orderingKey(event).split(':');
+    if (resource !== 'user' || !locked.has(userId) || seen.has(userId)) continue;
+    seen.add(userId);
+    // An event that did not move updatedDate does not name it: the date was then already its data's.
+    const previous = (event.previousAttributes?.updatedDate ?? (event.data as { updatedDate: string }).updatedDate) as string;
+    before.set(userId, event.type === 'user.created' ? null : previous);
+  }
+  return before;
+}
+
 /** Records the change of a user's values: data `{userId, values, updatedDate}`, previousAttributes `{values, updatedDate}` before. */
-export function recordValuesChange(trx: Kysely<Database>, orgId: string, userId: string, before: ValuesState, after: ValuesState): void {
+export function recordValuesChange(
+  trx: UnitOfWork,
+  orgId: string,
+  userId: string,
+  // null: the same unit of work created the user.
+  before: { values: UserfieldValues; updatedDate: string | null },
+  after: ValuesState,
+): void {
   recordEvent(trx, orgId, 'userfieldvalues.updated', { userId, ...after }, before);
 }
 
@@ -38,7 +64,7 @@ export type ValueChange = (value: unknown) => unknown;
  * the two wait for each other instead of deadlocking; the holders are read again once the field is
  * locked, as a PUT may have given it a value meanwhile.
  */
-export async function changeHeldValues(trx: Kysely<Database>, field: Pick<UserfieldRow, 'org_id' | 'id'>, change: ValueChange): Promise<() => void> {
+export async function changeHeldValues(trx: UnitOfWork, field: Pick<UserfieldRow, 'org_id' | 'id'>, change: ValueChange): Promise<() => void> {
   const { org_id: orgId, id: fieldId } = field;
   const values = userfieldValuesRepository(trx);
   const users = usersRepository(trx);
@@ -60,7 +86,7 @@ export async function changeHeldValues(trx: Kysely<Database>, field: Pick<Userfi
   const userIds = [...next.keys()].sort();
   const before = new Map<string, UserfieldValues>(userIds.map((userId) => [userId, {}]));
   for (const row of await values.ofUsers(orgId, userIds)) before.get(row.user_id)![row.userfield_id] = JSON.parse(row.value);
-  const at = now();
+  const at = changeTime(trx);
   await users.touch(orgId, userIds, at);
   const cleared = userIds.filter((userId) => next.get(userId) === undefined);
   await values.deleteOfUsers(orgId, fieldId, cleared);

@@ -54,9 +54,35 @@ function choices(value: unknown, names: string[]): CheckedValue {
   return { error: `must be a list of options chosen from ${names.map((name) => JSON.stringify(name)).join(', ')}` };
 }
 
+type CheckedField = Pick<UserfieldRow, 'type' | 'options' | 'constraints'>;
+
+/** A field's option names and constraints, read from their JSON text. */
+interface FieldRules {
+  options: string | null;
+  constraints: string | null;
+  optionNames: string[];
+  limits: Constraints;
+}
+
+/** The rules of each field row checked, read once (an import checks every row's values against the same rows). */
+const rulesOf = new WeakMap<CheckedField, FieldRules>();
+
+function fieldRules(field: CheckedField): FieldRules {
+  const known = rulesOf.get(field);
+  if (known && known.options === field.options && known.constraints === field.constraints) return known;
+  const rules = {
+    options: field.options,
+    constraints: field.constraints,
+    optionNames: optionsOf(field).map((option) => option.name),
+    limits: constraintsOf(field),
+  };
+  rulesOf.set(field, rules);
+  return rules;
+}
+
 /** Checks a value (never null) for a field as the field is now: JSON type, syntax, options and every constraint. */
-export function checkValue(field: Pick<UserfieldRow, 'type' | 'options' | 'constraints'>, value: unknown): CheckedValue {
-  const constraints = constraintsOf(field);
+export function checkValue(field: CheckedField, value: unknown): CheckedValue {
+  const { optionNames, limits: constraints } = fieldRules(field);
   switch (field.type as UserfieldType) {
     case 'text':
       if (typeof value !== 'string') return { error: 'must be a string' };
@@ -77,15 +103,9 @@ export function checkValue(field: Pick<UserfieldRow, 'type' | 'options' | 'const
     }
     case 'dropdown':
     case 'radiobuttons':
-      return choice(
-        value,
-        optionsOf(field).map((option) => option.name),
-      );
+      return choice(value, optionNames);
     case 'checkboxes':
-      return choices(
-        value,
-        optionsOf(field).map((option) => option.name),
-      );
+      return choices(value, optionNames);
     case 'checkbox':
     case 'truefalse':
       return typeof value === 'boolean' ? { value } : { error: 'must be true or false' };

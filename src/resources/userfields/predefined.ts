@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database, UserfieldsTable } from '../../db/schema.js';
+import type { UserfieldsTable } from '../../db/schema.js';
+import { changeTime, type ChangeTime, type UnitOfWork } from '../../db/unit-of-work.js';
 import { newId } from '../../lib/ids.js';
-import { now } from '../../lib/time.js';
 import { DEFAULT_SIZE } from './userfield-types.js';
 
 /** The address and contact fields every organization has (docs/behaviour.md, Userfields), in the order they are listed. */
@@ -17,7 +16,7 @@ export const PREDEFINED_USERFIELD_NAMES = [
 ] as const;
 
 /** The organization's own rows for the predefined fields: read-only text fields in no category. */
-function predefinedUserfieldRows(orgId: string, createdDate: string): UserfieldsTable[] {
+function predefinedUserfieldRows(orgId: string, createdDate: ChangeTime): UserfieldsTable[] {
   return PREDEFINED_USERFIELD_NAMES.map((name) => ({
     org_id: orgId,
     id: newId(), // time-ordered, so the list keeps the order above
@@ -39,6 +38,9 @@ function predefinedUserfieldRows(orgId: string, createdDate: string): Userfields
 }
 
 /** Provisioner: a new organization starts with the predefined fields. */
-export async function provisionPredefinedUserfields(trx: Kysely<Database>, orgId: string): Promise<void> {
-  await trx.insertInto('userfields').values(predefinedUserfieldRows(orgId, now())).execute();
+export async function provisionPredefinedUserfields(trx: UnitOfWork, orgId: string): Promise<void> {
+  await trx
+    .insertInto('userfields')
+    .values(predefinedUserfieldRows(orgId, changeTime(trx)))
+    .execute();
 }

@@ -3,10 +3,10 @@ import { pageWindow, withinRange } from '../../db/filters.js';
 import { findInBatches } from '../../db/batches.js';
 import { forShare, forUpdate } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
+import type { ChangeTime } from '../../db/unit-of-work.js';
 import type { Database, UserfieldsTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import { categoryTypeRank } from '../userfield-categories/userfield-categories.repository.js';
 import type { CategoryType } from '../userfield-categories/userfield-categories.schemas.js';
 
@@ -97,21 +97,21 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
       await db.insertInto('userfields').values(row).execute();
     },
 
-    /** Every change stamps updated_date. */
-    async update(orgId: string, id: string, patch: UserfieldPatch): Promise<void> {
+    /** Every change stamps updated_date (with `at`). */
+    async update(orgId: string, id: string, patch: UserfieldPatch, at: ChangeTime): Promise<void> {
       await db
         .updateTable('userfields')
-        .set({ ...patch, updated_date: now() })
+        .set({ ...patch, updated_date: at })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();
     },
 
     /** Puts the field at `orderIndex` of a category, or (both null) into no category. */
-    async place(orgId: string, id: string, categoryId: string | null, orderIndex: number | null): Promise<void> {
+    async place(orgId: string, id: string, categoryId: string | null, orderIndex: number | null, at: ChangeTime): Promise<void> {
       await db
         .updateTable('userfields')
-        .set({ category_id: categoryId, order_index: orderIndex, updated_date: now() })
+        .set({ category_id: categoryId, order_index: orderIndex, updated_date: at })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();
@@ -124,7 +124,7 @@ export function userfieldsRepository(db: Kysely<Database> | Transaction<Database
     },
 
     /** Moves the updatedDate of the category's fields: they show a change made to their category. */
-    async touchCategory(orgId: string, categoryId: string, at: string): Promise<void> {
+    async touchCategory(orgId: string, categoryId: string, at: ChangeTime): Promise<void> {
       await db.updateTable('userfields').set({ updated_date: at }).where('org_id', '=', orgId).where('category_id', '=', categoryId).execute();
     },
 

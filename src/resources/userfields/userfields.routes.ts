@@ -29,15 +29,45 @@ export const userfieldsRoutes: ConditionalResourceRoutes<UserfieldsService> = as
     lock: lockOrdering,
     list: {
       summary: 'List userfields by category (public first), then orderIndex; predefined fields in no category last',
+      description:
+        "A page of the organization's userfields, each with the properties of its type. `categoryType` keeps the fields of " +
+        'public or of private categories; the predefined fields (Street 1, City, Company, ...) that are in no category match ' +
+        'neither.',
+      scope: 'read',
       query: UserfieldQuery,
     },
-    get: { summary: 'Get a userfield' },
-    create: { summary: 'Create a userfield', body: CreateUserfield },
+    get: {
+      summary: 'Get a userfield',
+      description: "The userfield, with the properties of its type only. An id that is not one of the organization's userfields is a 404.",
+      scope: 'read',
+    },
+    create: {
+      summary: 'Create a userfield',
+      description:
+        'Needs a `type`, a `name` (a `message` field a `message` instead) and a category: `categoryId`, or `categoryName`, ' +
+        'which creates the category when none has that name (public unless `categoryType: "private"`). A property the type ' +
+        'does not have is a 400 "not applicable to type". `orderIndex` places it in its category (last when absent). ' +
+        'Answers 201 with its URL in `Location`.',
+      scope: 'write',
+      body: CreateUserfield,
+    },
     update: {
       summary: 'Update a userfield (partial): move, rename, required, options, constraints, message, size, orderIndex',
+      description:
+        'Changes only what is sent. An option left out of `options` is removed, and the values that chose it are cleared; ' +
+        '`constraints: {}` removes them all. A predefined field can be placed in a category and moved, never renamed. A ' +
+        'refusal is a 400 whose `message` is "name is required", "message is required" or "invalid value", with `fieldErrors`.',
+      scope: 'write',
       body: UpdateUserfield,
       schemaErrorFormatter: updateValidationError,
     },
-    delete: { summary: 'Delete a custom userfield with its values, or take a predefined one out of its category', refusable: true },
+    delete: {
+      summary: 'Delete a custom userfield with its values, or take a predefined one out of its category',
+      description:
+        "A custom userfield goes with every user's value of it. A predefined one stays, with its values, outside any " +
+        'category; one that is in no category already is a 400.',
+      scope: 'write',
+      refusable: true,
+    },
   });
 };

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import { changeTime, type UnitOfWork } from '../../db/unit-of-work.js';
 import { denseOrder, orderedWrite, type ShiftedRow } from '../../db/dense-order.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
@@ -6,11 +7,11 @@ import { type FieldErrors, Invalid, NOT_FOUND_MESSAGE, Refused } from '../../lib
 import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
 import type { Paging } from '../../lib/paging.js';
-import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { previousAttributes, recordEvent, recordShifts, recordUpdate } from '../../events/outbox.js';
 import { addCategory } from '../userfield-categories/category-lists.js';
 import { userfieldCategoriesRepository, type CategoryRow } from '../userfield-categories/userfield-categories.repository.js';
+import { userfieldValuesRepository } from '../userfield-values/userfield-values.repository.js';
 import { changeHeldValues, type ValueChange } from '../userfield-values/value-changes.js';
 import {
   constraintsOf,
@@ -51,7 +52,7 @@ function failIfAny(fieldErrors: FieldErrors, message?: string): void {
 }
 
 /** The fields of one category form one dense list. */
-function fieldsOfCategory(trx: Transaction<Database>, orgId: string, categoryId: string) {
+function fieldsOfCategory(trx: UnitOfWork, orgId: string, categoryId: string) {
   return denseOrder(trx, 'userfields', orgId, { column: 'category_id', value: categoryId });
 }
 
@@ -63,7 +64,7 @@ interface CategoryChoice {
 
 /** Looks up the category that `categoryId` and/or `categoryName` name; problems go into `fieldErrors`. */
 async function chooseCategory(
-  trx: Transaction<Database>,
+  trx: UnitOfWork,
   orgId: string,
   input: { categoryId?: string; categoryName?: string },
   fieldErrors: FieldErrors,
@@ -105,7 +106,7 @@ function patchOf(field: UserfieldRow, input: Definition): UserfieldPatch {
  * category; gives the other fields it shifted.
  */
 async function placeField(
-  trx: Transaction<Database>,
+  trx: UnitOfWork,
   field: PlacedUserfieldRow,
   target: Pick<CategoryRow, 'id'> | undefined,
   orderIndex?: number,
@@ -114,7 +115,7 @@ async function placeField(
   if (target && target.id !== categoryId) {
     const left = categoryId === null ? [] : await fieldsOfCategory(trx, orgId, categoryId).closeGap(field.order_index!);
     const { position, shifted } = await fieldsOfCategory(trx, orgId, target.id).openSlot(orderIndex);
-    await userfieldsRepository(trx).place(orgId, field.id, target.id, position);
+    await userfieldsRepository(trx).place(orgId, field.id, target.id, position, changeTime(trx));
     return [...left, ...shifted];
   }
   if (orderIndex !== undefined && categoryId !== null) return fieldsOfCategory(trx, orgId, categoryId).move(field.id, field.order_index!, orderIndex);
@@ -122,7 +123,7 @@ async function placeField(
 }
 
 /** Records the update event of each field a change of its category's list shifted. */
-function recordShiftedFields(trx: Transaction<Database>, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
+function recordShiftedFields(trx: UnitOfWork, orgId: string, shifted: readonly ShiftedRow[]): Promise<void> {
   return recordShifts(trx, orgId, 'userfield.updated', shifted, async (ids) =>
     (await userfieldsRepository(trx).findPlaced(orgId, ids)).map(toResponse),
   );
@@ -133,13 +134,13 @@ function recordShiftedFields(trx: Transaction<Database>, orgId: string, shifted:
  * it is renamed, `renamed()` moves each one's updatedDate and records its update event with the
  * categoryName it had.
  */
-export async function fieldsOfRenamedCategory(trx: Transaction<Database>, orgId: string, categoryId: string) {
+export async function fieldsOfRenamedCategory(trx: UnitOfWork, orgId: string, categoryId: string) {
   const fields = userfieldsRepository(trx);
   const before = new Map((await fields.inCategory(orgId, categoryId)).map((row) => [row.id, toResponse(row)]));
   return {
     async renamed(): Promise<void> {
       if (before.size === 0) return;
-      await fields.touchCategory(orgId, categoryId, now());
+      await fields.touchCategory(orgId, categoryId, changeTime(trx));
       for (const field of (await fields.inCategory(orgId, categoryId)).map(toResponse)) {
         recordUpdate(trx, orgId, 'userfield.updated', before.get(field.id)!, field);
       }
@@ -178,10 +179,19 @@ export function userfieldsService(db: Kysely<Database>) {
       return toResponse(await findById(id, (id) => userfields.find(caller.orgId, id)));
     },
 
+    /**
+     * How many active users hold no value of the field (without an id, of a field about to be made: every
+     * active user), those a required field of a public category asks at their next sign-in.
+     */
+    async activeUsersWithoutValue(caller: Caller, id?: string): Promise<number> {
+      if (id !== undefined) await findById(id, (id) => userfields.find(caller.orgId, id));
+      return userfieldValuesRepository(db).countActiveUsersWithout(caller.orgId, id);
+    },
+
     create(caller: Caller, input: CreateUserfield): Promise<string> {
       const { orgId } = caller;
       const type = canonicalType(input.type);
-      return orderedWrite(db, orgId, async (trx) => {
+      return orderedWrite(db, caller, async (trx) => {
         const fieldErrors = definitionErrors(type, input, true);
         if (input.categoryId === undefined && input.categoryName === undefined) fieldErrors.categoryName = 'required';
         const { existing, newName } = await chooseCategory(trx, orgId, input, fieldErrors);
@@ -192,7 +202,7 @@ export function userfieldsService(db: Kysely<Database>) {
 
         const category = existing ?? (await addCategory(trx, orgId, { name: newName!, type: input.categoryType ?? 'public' }));
         const { position, shifted } = await fieldsOfCategory(trx, orgId, category.id).openSlot(input.orderIndex);
-        const at = now();
+        const at = changeTime(trx);
         const row: UserfieldRow = {
           org_id: orgId,
           id: newId(),
@@ -226,7 +236,7 @@ export function userfieldsService(db: Kysely<Database>) {
      */
     async update(caller: Caller, id: string, input: UpdateUserfield): Promise<void> {
       const { orgId } = caller;
-      await orderedWrite(db, orgId, async (trx) => {
+      await orderedWrite(db, caller, async (trx) => {
         const field = await findById(id, (id) => userfieldsRepository(trx).find(orgId, id));
         const type = field.type as UserfieldType;
         const fieldErrors = definitionErrors(type, input, false);
@@ -262,7 +272,7 @@ export function userfieldsService(db: Kysely<Database>) {
         }
         // Only what the field shows changes it: a field PUT back as it was read keeps its updatedDate.
         const patch = patchOf(field, input);
-        if (previousAttributes(toResponse(field), toResponse({ ...field, ...patch }))) await repository.update(orgId, id, patch);
+        if (previousAttributes(toResponse(field), toResponse({ ...field, ...patch }))) await repository.update(orgId, id, patch, changeTime(trx));
         const shifted = await placeField(trx, field, target, input.orderIndex);
         recordUpdate(trx, orgId, 'userfield.updated', toResponse(field), toResponse((await repository.find(orgId, id))!));
         recordValueChanges();
@@ -276,14 +286,14 @@ export function userfieldsService(db: Kysely<Database>) {
      */
     async delete(caller: Caller, id: string): Promise<void> {
       const { orgId } = caller;
-      await orderedWrite(db, orgId, async (trx) => {
+      await orderedWrite(db, caller, async (trx) => {
         const repository = userfieldsRepository(trx);
         const field = await findById(id, (id) => repository.find(orgId, id));
         if (field.category_id === null) {
           throw new Refused('A predefined userfield cannot be deleted; DELETE only takes it out of its category, and it is in none.');
         }
         if (field.read_only) {
-          await repository.place(orgId, id, null, null);
+          await repository.place(orgId, id, null, null, changeTime(trx));
           // The predefined field stays, in no category: a change of it, not its deletion.
           recordUpdate(trx, orgId, 'userfield.updated', toResponse(field), toResponse((await repository.find(orgId, id))!));
         } else {

@@ -1,37 +1,33 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import { batches, findInBatches } from '../../db/batches.js';
 import { coalescedById } from '../../db/coalesced.js';
 import { compiledOnce } from '../../db/compiled.js';
-import { containsText, hasWord, pageWindow, withinRange } from '../../db/filters.js';
+import { hasWord, pageWindow, withinRange } from '../../db/filters.js';
 import { lookupKey } from '../../db/keys.js';
 import { forUpdate, isPostgres } from '../../db/locking.js';
 import { withBooleans, type Row } from '../../db/rows.js';
+import type { ChangeTime } from '../../db/unit-of-work.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { JsonItems, Paging } from '../../lib/paging.js';
+import { postgresJsonObject } from '../../db/json-objects.js';
+import { lettersOf, nameIndexCondition, nameMatches, TRIGRAM_LETTERS, type NameColumn, type NameFilter } from './name-search.js';
+import { USER_JSON } from './user-properties.js';
 
 export type UserRow = UsersTable;
 /** A user as services write it; the repository derives the lookup keys. */
 export type NewUser = Omit<UserRow, 'email_key' | 'username_key'>;
 
-/** What a response shows; the password hash and lookup keys never leave the database on a read. */
+/** What services read of a user: what a response shows, and more, but never the password hash or the lookup keys. */
 export const VISIBLE_COLUMNS = [
-  'id',
-  'first_name',
-  'last_name',
-  'username',
-  'email',
-  'locale',
-  'tags',
-  'created_date',
-  'updated_date',
-  'last_login_date',
-  'active',
+  ...USER_JSON.map(({ column }) => column),
   'external_id',
-] as const;
+  'password_change_required',
+] as const satisfies readonly (keyof UsersTable)[];
 export type VisibleUserRow = Row<Pick<UserRow, (typeof VISIBLE_COLUMNS)[number]>>;
 /** A row of VISIBLE_COLUMNS as repositories hand it on. */
-export const visibleUser = (row: Pick<UserRow, (typeof VISIBLE_COLUMNS)[number]>): VisibleUserRow => withBooleans(row, ['active']);
+export const visibleUser = (row: Pick<UserRow, (typeof VISIBLE_COLUMNS)[number]>): VisibleUserRow =>
+  withBooleans(row, ['active', 'password_change_required']);
 export type UserPatch = Partial<Omit<NewUser, 'org_id' | 'id' | 'created_date'>>;
 /** A user's unique properties. */
 export type UniqueProperty = 'email' | 'username';
@@ -47,6 +43,9 @@ export interface UserFilters {
   createdDate?: DateRange;
   updatedDate?: DateRange;
   lastLoginDate?: DateRange;
+  accountType?: 'learner' | NonNullable<UserRow['account_type']>;
+  /** A name filter of one or two letters matches the start of the name rather than any part: the console's search (name-search.ts). */
+  shortNamesAtStart?: boolean;
 }
 
 /** A patch with the lookup keys of the email and username it changes. */
@@ -80,6 +79,50 @@ const findUserCoalesced = coalescedById(
   (db, orgId, ids) => findUsers(db, orgId, ids),
 );
 
+/** Where a page of the console's list begins: a user of the page beside it, by its place in the list (created_date, id). */
+export interface UserKey {
+  createdDate: string;
+  id: string;
+}
+
+/** A page of users newest first, from a user of the page beside it: older than `after`, or newer than `before`. */
+export interface KeysetPaging {
+  limit: number;
+  after?: UserKey;
+  before?: UserKey;
+}
+
+/** The name filters among `filters`. */
+function nameFiltersOf(filters: UserFilters): NameFilter[] {
+  const named: [NameColumn, string | undefined][] = [
+    ['first_name', filters.firstName],
+    ['last_name', filters.lastName],
+    ['username', filters.username],
+  ];
+  return named.flatMap(([column, text]) =>
+    text === undefined ? [] : [{ column, text, atStart: filters.shortNamesAtStart === true && lettersOf(text) < TRIGRAM_LETTERS }],
+  );
+}
+
+/**
+ * The users of the organization that pass `filters`, in no order yet; `throughNames`, SQLite's
+ * reading of the name filters through their index (name-search.ts), when it is to be used.
+ */
+function filteredUsers(db: Kysely<Database> | Transaction<Database>, orgId: string, filters: UserFilters, throughNames?: Expression<SqlBool>) {
+  let query = db.selectFrom('users').where('org_id', '=', orgId);
+  if (filters.email !== undefined) query = query.where('email_key', '=', lookupKey(filters.email));
+  for (const name of nameFiltersOf(filters)) query = query.where(nameMatches(name));
+  if (throughNames) query = query.where(throughNames);
+  for (const tag of filters.tags ?? []) query = query.where(hasWord('tags', tag));
+  if (filters.active !== undefined) query = query.where('active', '=', filters.active);
+  if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
+  if (filters.updatedDate) query = query.where(withinRange('updated_date', filters.updatedDate));
+  if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
+  if (filters.accountType === 'learner') query = query.where('account_type', 'is', null);
+  else if (filters.accountType !== undefined) query = query.where('account_type', '=', filters.accountType);
+  return query;
+}
+
 /**
  * Up to `limit + 1` users in creation order, so the caller can tell whether a next page exists, with
  * what `select` picks. A later page takes its ids from the `(org_id, created_date, id)` index first
@@ -92,17 +135,9 @@ function pageOfUsers<O>(
   filters: UserFilters,
   paging: Paging,
   select: (query: SelectQueryBuilder<Database, 'users', object>) => SelectQueryBuilder<Database, 'users', O>,
+  throughNames?: Expression<SqlBool>,
 ): SelectQueryBuilder<Database, 'users', O> {
-  let query = db.selectFrom('users').where('org_id', '=', orgId);
-  if (filters.email !== undefined) query = query.where('email_key', '=', lookupKey(filters.email));
-  if (filters.firstName !== undefined) query = query.where(containsText('first_name', filters.firstName));
-  if (filters.lastName !== undefined) query = query.where(containsText('last_name', filters.lastName));
-  if (filters.username !== undefined) query = query.where(containsText('username', filters.username));
-  for (const tag of filters.tags ?? []) query = query.where(hasWord('tags', tag));
-  if (filters.active !== undefined) query = query.where('active', '=', filters.active);
-  if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
-  if (filters.updatedDate) query = query.where(withinRange('updated_date', filters.updatedDate));
-  if (filters.lastLoginDate) query = query.where(withinRange('last_login_date', filters.lastLoginDate));
+  const query = filteredUsers(db, orgId, filters, throughNames);
   const pageInOrder = <S>(selection: SelectQueryBuilder<Database, 'users', S>) =>
     selection
       .orderBy('created_date')
@@ -116,69 +151,14 @@ function pageOfUsers<O>(
 }
 
 /**
- * A user as the API answers it (users.service.ts `toResponse`, in its order of properties, which
- * the response serializer keeps), as JSON text PostgreSQL writes in the statement: empty optional
- * columns are left out, tags (one column of words joined by spaces) become an array, and `active` a
- * boolean. A user whose strings need no escaping (`json_verbatim`, migration 0018: almost every user)
- * has them written between quotes as they are; any other user's are quoted by `to_json`, which escapes
- * exactly what JSON.stringify escapes, and which cost half of PostgreSQL's time a page when every user
- * took it. The id and the timestamps never need escaping: the server writes them all (32 hex digits,
- * `2026-11-26T16:05:35Z`). SQLite keeps the same text in an index (migration 0017).
+ * A user as the API answers it (user-properties.ts), as JSON text PostgreSQL writes in the statement.
+ * A user whose strings need no escaping (`json_verbatim`, migration 0018: almost every user) has them
+ * written between quotes as they are. SQLite keeps the same text in an index (migration 0019).
  */
-function postgresUserJson(): RawBuilder<string> {
-  const verbatim: Quoting = {
-    string: (column) => ['"', sql.ref(column), '"'],
-    words: (column) => ['["', sql`replace(${sql.ref(column)}, ' ', '","')`, '"]'],
-  };
-  const escaped: Quoting = {
-    string: (column) => [sql`to_json(${sql.ref(column)})::text`],
-    words: (column) => ['[', sql`replace(to_json(${sql.ref(column)})::text, ' ', '","')`, ']'],
-  };
-  const object = (quote: Quoting) => {
-    // An empty or absent value is left out.
-    const optional = (column: string, property: string, value: JsonParts = quote.string(column)) =>
-      sql`case when ${sql.ref(column)} <> '' then ${concatenated([`,"${property}":`, ...value])} else '' end`;
-    // prettier-ignore
-    return concatenated([
-      '{"id":"', sql.ref('id'), '","email":', ...quote.string('email'), ',"createdDate":"', sql.ref('created_date'), '"',
-      ',"active":', sql`case when active then 'true' else 'false' end`, ',"updatedDate":"', sql.ref('updated_date'), '"',
-      optional('first_name', 'firstName'), optional('last_name', 'lastName'), optional('username', 'username'),
-      optional('tags', 'tags', quote.words('tags')), optional('locale', 'locale'),
-      optional('last_login_date', 'lastLoginDate', verbatim.string('last_login_date')), '}',
-    ]);
-  };
-  return sql<string>`case when json_verbatim then ${object(verbatim)} else ${object(escaped)} end`;
-}
-
-/** Pieces of JSON text: literal text, and SQL expressions of text. */
-type JsonParts = (string | RawBuilder<unknown>)[];
-
-/** How a user's strings are written in its JSON: one string, or a column of words as an array of strings. */
-interface Quoting {
-  string(column: string): JsonParts;
-  words(column: string): JsonParts;
-}
+const postgresUserJson = () => postgresJsonObject(USER_JSON, sql<boolean>`json_verbatim`);
 
 /**
- * The pieces joined by `||`, adjacent literal pieces written as one literal: PostgreSQL folds no
- * constants inside a chain (it groups from the left), and each `||` copies the text so far. A chain
- * is cheaper here than format(), which parses its template for every row.
- */
-function concatenated(parts: JsonParts): RawBuilder<string> {
-  const merged: JsonParts = [];
-  for (const part of parts) {
-    const last = merged.at(-1);
-    if (typeof part === 'string' && typeof last === 'string') merged[merged.length - 1] = last + part;
-    else merged.push(part);
-  }
-  return sql.join(
-    merged.map((part) => (typeof part === 'string' ? sql.lit(part) : part)),
-    sql` || `,
-  );
-}
-
-/**
- * SQLite's first JSON page: each user's JSON read from the index that keeps it (migration 0017). The
+ * SQLite's first JSON page: each user's JSON read from the index that keeps it (migration 0019). The
  * index is partial on `user_json is not null` (true of every row), which the statement states so that
  * the index may serve it.
  */
@@ -208,7 +188,7 @@ const firstJsonPage = compiledOnce(3, (db, orgId, limit, offset) =>
     : { compile: () => sqliteFirstJsonPage(orgId, limit, offset).compile(db) },
 );
 
-/** A user's JSON as SQLite keeps it (migration 0017), written for this one row. */
+/** A user's JSON as SQLite keeps it (migration 0019), written for this one row. */
 const findUserJson = compiledOnce(2, (db, orgId, id) =>
   db
     .selectFrom('users')
@@ -217,9 +197,31 @@ const findUserJson = compiledOnce(2, (db, orgId, id) =>
     .where('id', '=', id),
 );
 
+/** Up to `limit` users that pass `filters` (through the name index, when `throughNames` is given), in the list's order (`asc`, oldest first) or against it, from the one beside `key`. */
+async function usersFromKey(
+  db: Kysely<Database> | Transaction<Database>,
+  orgId: string,
+  filters: UserFilters,
+  key: UserKey | undefined,
+  order: 'asc' | 'desc',
+  limit: number,
+  throughNames?: Expression<SqlBool>,
+): Promise<VisibleUserRow[]> {
+  const rows = await filteredUsers(db, orgId, filters, throughNames)
+    .select(VISIBLE_COLUMNS)
+    .$if(key !== undefined, (query) =>
+      query.where(sql<boolean>`(created_date, id) ${sql.raw(order === 'asc' ? '>' : '<')} (${key!.createdDate}, ${key!.id})`),
+    )
+    .orderBy('created_date', order)
+    .orderBy('id', order)
+    .limit(sql.lit(limit))
+    .execute();
+  return rows.map(visibleUser);
+}
+
 export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
-    /** Whether `findJson` can be asked: SQLite writes a user's JSON (migration 0017); PostgreSQL only a page's. */
+    /** Whether `findJson` can be asked: SQLite writes a user's JSON (migration 0019); PostgreSQL only a page's. */
     writesJson: !isPostgres(db),
 
     /** The user as the API answers it, as JSON text (see `writesJson`). */
@@ -233,10 +235,34 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
      * those rows: the rows skipped by the offset are never read, which keeps a page deep in a large
      * organization from reading every user before it.
      */
-    list(orgId: string, filters: UserFilters, paging: Paging): Promise<VisibleUserRow[]> {
-      return pageOfUsers(db, orgId, filters, paging, (query) => query.select(VISIBLE_COLUMNS))
-        .execute()
-        .then((rows) => rows.map(visibleUser));
+    async list(orgId: string, filters: UserFilters, paging: Paging): Promise<VisibleUserRow[]> {
+      const throughNames = await nameIndexCondition(db, nameFiltersOf(filters));
+      const rows = await pageOfUsers(db, orgId, filters, paging, (query) => query.select(VISIBLE_COLUMNS), throughNames).execute();
+      return rows.map(visibleUser);
+    },
+
+    /**
+     * Up to `limit` users newest first, from a user of the page beside it (see KeysetPaging), with
+     * the filters of `list`, and whether more follow in the direction read. Each page starts from its
+     * key in an index of the list's order (`(org_id, created_date, id)`, or with `account_type` before
+     * `created_date`), however deep it is, where an OFFSET would read every user before it. A page
+     * `before` a key is read backwards, then turned.
+     */
+    async listByKey(orgId: string, filters: UserFilters, paging: KeysetPaging): Promise<{ users: VisibleUserRow[]; more: boolean }> {
+      const backwards = paging.before !== undefined;
+      const throughNames = await nameIndexCondition(db, nameFiltersOf(filters));
+      const order = backwards ? 'asc' : 'desc';
+      const rows = await usersFromKey(db, orgId, filters, paging.before ?? paging.after, order, paging.limit + 1, throughNames);
+      const users = rows.slice(0, paging.limit);
+      return { users: backwards ? users.reverse() : users, more: rows.length > paging.limit };
+    },
+
+    /**
+     * Up to `limit` users oldest first, from the one after `after`: every user, page after page (an
+     * export), each page read from its key in the `(org_id, created_date, id)` index however deep.
+     */
+    inCreationOrder(orgId: string, limit: number, after?: UserKey): Promise<VisibleUserRow[]> {
+      return usersFromKey(db, orgId, {}, after, 'asc', limit);
     },
 
     /**
@@ -259,6 +285,23 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     async find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
       const row = await findUserCoalesced(db, orgId, id);
       return row && visibleUser(row);
+    },
+
+    /** What signing in by email checks: the user holding the email (any case), with the hash of its password. */
+    async credentials(orgId: string, email: string): Promise<Row<Pick<UserRow, 'id' | 'password_hash' | 'active'>> | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select(['id', 'password_hash', 'active'])
+        .where('org_id', '=', orgId)
+        .where('email_key', '=', lookupKey(email))
+        .executeTakeFirst();
+      return row && withBooleans(row, ['active']);
+    },
+
+    /** From when the user's sessions and sign-in tokens count (see `sessions_valid_after`), if ever set. */
+    async sessionsValidAfter(orgId: string, id: string): Promise<string | undefined> {
+      const row = await db.selectFrom('users').select('sessions_valid_after').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      return row?.sessions_valid_after ?? undefined;
     },
 
     /** Which of `values` a user other than `exceptId` holds already, case aside. */
@@ -284,6 +327,12 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
         if (usernameKey !== undefined && holder.username_key === usernameKey) taken.add('username');
       }
       return taken;
+    },
+
+    /** The user's password hash: null when it has none, undefined when there is no such user. Only to check a password given. */
+    async passwordHash(orgId: string, id: string): Promise<string | null | undefined> {
+      const row = await db.selectFrom('users').select('password_hash').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      return row?.password_hash;
     },
 
     /** Every user's id with the lookup keys of its email and username: what an import matches its rows against. */
@@ -323,7 +372,7 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     },
 
     /** Sets the listed users' updatedDate. */
-    async touch(orgId: string, ids: readonly string[], at: string): Promise<void> {
+    async touch(orgId: string, ids: readonly string[], at: ChangeTime): Promise<void> {
       for (const batch of batches(ids)) {
         await db.updateTable('users').set({ updated_date: at }).where('org_id', '=', orgId).where('id', 'in', batch).execute();
       }

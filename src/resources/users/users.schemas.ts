@@ -43,6 +43,28 @@ const Tags = Type.Array(Type.String({ maxLength: 255 }), {
   description: 'Entries holding commas or spaces are split into several tags; duplicates are dropped',
 });
 
+/**
+ * The kinds of account v5 names: learners, course administrators (offerings and registrations) and
+ * organization administrators (everything of their organization). A learner's JSON leaves the
+ * property out, as it does every absent value.
+ */
+export const ACCOUNT_TYPES = ['learner', 'courseAdministrator', 'organizationAdministrator'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+/** One of `types`, as a string enumeration (so that `Nullable` can widen it). */
+const OneOf = <T extends string>(types: readonly T[], options: SchemaOptions) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...types], errorMessage: `must be one of ${types.join(', ')}`, ...options });
+const AccountTypeInput = OneOf(ACCOUNT_TYPES, {
+  description:
+    'Beyond v5. `learner` (the default), `courseAdministrator` (manages offerings and registrations in the console) or ' +
+    '`organizationAdministrator` (manages everything of the organization in the console)',
+});
+const RequirePasswordChange = Type.Boolean({
+  errorMessage: 'must be true or false',
+  description:
+    'Beyond v5, write-only. true: the person must choose a new password at their next sign-in (for a temporary password set by an ' +
+    'administrator); false withdraws the request',
+});
+
 export const User = Type.Object(
   {
     id: Type.String(),
@@ -60,6 +82,11 @@ export const User = Type.Object(
         'but the user cannot be registered for offerings until reactivated',
     }),
     updatedDate: Timestamp('Beyond v5. When the user, its tags included, last changed'),
+    accountType: Type.Optional(
+      OneOf(['courseAdministrator', 'organizationAdministrator'] as const, {
+        description: 'Beyond v5. What the person administers in the console; absent for a learner',
+      }),
+    ),
   },
   { $id: 'User', additionalProperties: false },
 );
@@ -80,6 +107,8 @@ export const CreateUser = Body({
   tags: Type.Optional(Tags),
   locale: Type.Optional(Locale),
   active: Type.Optional(Active),
+  accountType: Type.Optional(AccountTypeInput),
+  requirePasswordChange: Type.Optional(RequirePasswordChange),
   ...readOnlyProperties,
 });
 export type CreateUser = Static<typeof CreateUser>;
@@ -94,6 +123,8 @@ export const UpdateUser = Body({
   tags: Type.Optional(Nullable(Tags)),
   locale: Type.Optional(Nullable(Locale, { pattern: '^([a-z]{2}(-[A-Z]{2})?)?$' })),
   active: Type.Optional(Active),
+  accountType: Type.Optional(Nullable(AccountTypeInput)),
+  requirePasswordChange: Type.Optional(RequirePasswordChange),
   ...readOnlyProperties,
 });
 export type UpdateUser = Static<typeof UpdateUser>;
@@ -110,6 +141,7 @@ export const UserQuery = ListQuery({
   createdDate: DateFilter('Creation date'),
   updatedDate: UpdatedDateFilter(),
   lastLoginDate: DateFilter('Last login date'),
+  accountType: Type.Optional(OneOf(ACCOUNT_TYPES, { description: 'Beyond v5. Users of this kind of account only' })),
 });
 export type UserQuery = Static<typeof UserQuery>;
 

@@ -1,21 +1,25 @@
 import type { Kysely } from 'kysely';
+import { changeTime, inTransaction, type ChangeTime, type UnitOfWork } from '../../db/unit-of-work.js';
 import { uniqueViolation } from '../../db/database.js';
-import { inTransaction } from '../../db/unit-of-work.js';
 import { changedColumns } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { dateRangeOf } from '../../lib/date-filter.js';
-import { Conflict, NotFound, RefusedItem } from '../../lib/domain-errors.js';
+import { Conflict, Invalid, NotFound, RefusedItem } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
 import type { JsonItems, Paging } from '../../lib/paging.js';
-import { hashPassword } from '../../lib/passwords.js';
-import { parseTagFilter, tagsColumn, tagsOf } from '../../lib/tags.js';
-import { now } from '../../lib/time.js';
+import { isAcceptablePassword, passwordMessage, type PasswordPolicy } from '../../lib/password-policy.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { parseTagFilter } from '../../lib/tags.js';
+import { jsonObjectOf } from '../../db/json-objects.js';
+import { blankToNull, USER_JSON, USER_WRITES } from './user-properties.js';
+import { preciseNow } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { previousAttributes, recordEvent, writeRecordedEvents } from '../../events/outbox.js';
 import {
   usersRepository,
   visibleUser,
+  type KeysetPaging,
   type NewUser,
   type UniqueProperty,
   type UserFilters,
@@ -37,14 +41,7 @@ export type UserCreation = CreateUser & ProvisionedProperties & PrehashedPasswor
 export type UserChanges = UpdateUser & ProvisionedProperties & PrehashedPassword;
 
 export function toResponse(row: VisibleUserRow): User {
-  const user: User = { id: row.id, email: row.email, createdDate: row.created_date, active: row.active, updatedDate: row.updated_date };
-  if (row.first_name) user.firstName = row.first_name;
-  if (row.last_name) user.lastName = row.last_name;
-  if (row.username) user.username = row.username;
-  if (row.tags) user.tags = tagsOf(row.tags);
-  if (row.locale) user.locale = row.locale;
-  if (row.last_login_date) user.lastLoginDate = row.last_login_date;
-  return user;
+  return jsonObjectOf(USER_JSON, row) as User;
 }
 
 /** The repository's filters from a list's query. */
@@ -59,59 +56,30 @@ function filtersOf(query: UserQuery): UserFilters {
     createdDate: dateRangeOf(query.createdDate),
     updatedDate: dateRangeOf(query.updatedDate),
     lastLoginDate: dateRangeOf(query.lastLoginDate),
+    accountType: query.accountType,
   };
-}
-
-/** `""` and `null` both mean "no value". */
-function blankToNull(value: string | null | undefined): string | null {
-  return value ? value : null;
 }
 
 /** A new user's row, as `create` and `createMany` store it (its dates set in the transaction). */
 async function newRow(orgId: string, input: UserCreation): Promise<Omit<NewUser, 'created_date' | 'updated_date'>> {
-  return {
-    org_id: orgId,
-    id: newId(),
-    first_name: blankToNull(input.firstName),
-    last_name: blankToNull(input.lastName),
-    username: blankToNull(input.username),
-    email: input.email,
-    password_hash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
-    locale: blankToNull(input.locale),
-    tags: tagsColumn(input.tags),
-    last_login_date: null,
-    active: input.active ?? true,
-    external_id: blankToNull(input.externalId),
-  };
+  const passwordHash = input.passwordHash ?? (input.password ? await hashPassword(input.password) : null);
+  const named: Record<string, unknown> = { ...input, passwordHash };
+  const columns = Object.fromEntries([...USER_WRITES].map(([property, { column, write }]) => [column, write(named[property])]));
+  return { org_id: orgId, id: newId(), last_login_date: null, sessions_valid_after: null, ...columns } as Omit<
+    NewUser,
+    'created_date' | 'updated_date'
+  >;
 }
 
-/** The columns a change names (a password only as a hash given), as `update` compares them with the stored user. */
+/** The columns a change names, as `update` compares them with the stored user. */
 function patchOf(input: UserChanges): UserPatch {
-  const requested: UserPatch = {};
-  if (input.email !== undefined) requested.email = input.email;
-  if (input.username !== undefined) requested.username = blankToNull(input.username);
-  if (input.firstName !== undefined) requested.first_name = blankToNull(input.firstName);
-  if (input.lastName !== undefined) requested.last_name = blankToNull(input.lastName);
-  if (input.locale !== undefined) requested.locale = blankToNull(input.locale);
-  if (input.tags !== undefined) requested.tags = tagsColumn(input.tags);
-  if (input.passwordHash !== undefined) requested.password_hash = input.passwordHash;
-  if (input.active !== undefined) requested.active = input.active;
-  if (input.externalId !== undefined) requested.external_id = blankToNull(input.externalId);
+  const requested: Record<string, unknown> = {};
+  for (const [property, value] of Object.entries(input)) {
+    const written = USER_WRITES.get(property);
+    if (value !== undefined && written) requested[written.column] = written.write(value);
+  }
   return requested;
 }
-
-/** The column of each property a change names, as `patchOf` writes it. */
-const COLUMN_OF: Record<string, keyof UserPatch> = {
-  email: 'email',
-  username: 'username',
-  firstName: 'first_name',
-  lastName: 'last_name',
-  locale: 'locale',
-  tags: 'tags',
-  passwordHash: 'password_hash',
-  active: 'active',
-  externalId: 'external_id',
-};
 
 /**
  * The properties of `input` that would change the stored user, compared as `update` compares them
@@ -120,19 +88,28 @@ const COLUMN_OF: Record<string, keyof UserPatch> = {
 export function changedProperties(stored: VisibleUserRow, input: UserChanges): UserChanges {
   const changed = changedColumns(stored, patchOf(input));
   const changes = (property: string) => {
-    const column = COLUMN_OF[property];
+    const column = USER_WRITES.get(property)?.column;
     return column !== undefined && column in changed;
   };
   return Object.fromEntries(Object.entries(input).filter(([property]) => changes(property)));
 }
 
-/** A patch without the columns a representation never shows. */
-function withoutSecrets({ password_hash: _hash, ...patch }: UserPatch): Omit<UserPatch, 'password_hash'> {
+/** A patch without the columns services never read. */
+function withoutSecrets({
+  password_hash: _hash,
+  sessions_valid_after: _cutoff,
+  ...patch
+}: UserPatch): Omit<UserPatch, 'password_hash' | 'sessions_valid_after'> {
   return patch;
 }
 
+/** A patch written at `at`: a new password also ends every session and sign-in token issued before it. */
+function stamped(patch: UserPatch, at: ChangeTime): UserPatch {
+  return { ...patch, updated_date: at, ...(patch.password_hash === undefined ? {} : { sessions_valid_after: preciseNow() }) };
+}
+
 /** The user.updated event of a user changed from `current` to `after`. */
-function recordUpdate(trx: Kysely<Database>, orgId: string, current: VisibleUserRow, after: VisibleUserRow): void {
+function recordUpdate(trx: UnitOfWork, orgId: string, current: VisibleUserRow, after: VisibleUserRow): void {
   const before = toResponse(current);
   const updated = toResponse(after);
   // A new password is a change the representation does not show: its event names only the updatedDate it moved.
@@ -140,8 +117,27 @@ function recordUpdate(trx: Kysely<Database>, orgId: string, current: VisibleUser
   recordEvent(trx, orgId, 'user.updated', updated, previous);
 }
 
-export function usersService(db: Kysely<Database>) {
+/**
+ * The users of an organization. `passwordPolicy` is the server's (config.ts): a password sent in clear
+ * is checked here, whoever calls (the API, SCIM, the imports, the console, the command line), and not
+ * only by the routes' validation. One hashed beforehand (an import's) was checked before it was hashed.
+ */
+export function usersService(db: Kysely<Database>, passwordPolicy: PasswordPolicy) {
   const users = usersRepository(db);
+
+  /** The policy's refusal of `password`, if it breaks the policy. */
+  function passwordRefusal(password: string | undefined): Invalid | undefined {
+    if (password === undefined || isAcceptablePassword(passwordPolicy, password)) return undefined;
+    return new Invalid({ password: passwordMessage(passwordPolicy) });
+  }
+
+  /** Refuses the first of `passwords` the policy refuses, as a RefusedItem naming it. */
+  function checkPasswords(passwords: readonly (string | undefined)[]): void {
+    for (const [index, password] of passwords.entries()) {
+      const refusal = passwordRefusal(password);
+      if (refusal) throw new RefusedItem(index, refusal);
+    }
+  }
 
   /** The conflict naming every one of `properties` as already in use. */
   function inUse(properties: Iterable<UniqueProperty>): Conflict {
@@ -194,6 +190,15 @@ export function usersService(db: Kysely<Database>) {
       return rows.map(toResponse);
     },
 
+    /**
+     * A page of `list`'s users newest first, from a user of the page beside it (the console's list: as fast on its last page as
+     * on its first). A name filter of one or two letters finds names starting with them, which an index serves.
+     */
+    async listByKey(caller: Caller, query: UserQuery, paging: KeysetPaging): Promise<{ users: User[]; more: boolean }> {
+      const { users: rows, more } = await users.listByKey(caller.orgId, { ...filtersOf(query), shortNamesAtStart: true }, paging);
+      return { users: rows.map(toResponse), more };
+    },
+
     /** The page `list` answers, as the JSON text of its users written by the database, for the pages the repository writes so. */
     listJson(caller: Caller, query: UserQuery, paging: Paging): Promise<JsonItems | undefined> {
       return users.listJson(caller.orgId, filtersOf(query), paging);
@@ -209,11 +214,12 @@ export function usersService(db: Kysely<Database>) {
     },
 
     async create(caller: Caller, input: UserCreation): Promise<string> {
+      const refusal = passwordRefusal(input.password);
+      if (refusal) throw refusal;
       const row = await newRow(caller.orgId, input);
       await uniquely(caller.orgId, row, undefined, () =>
-        inTransaction(db, async (trx) => {
-          // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
-          const at = now();
+        inTransaction(db, caller.actor, async (trx) => {
+          const at = changeTime(trx);
           const created = { ...row, created_date: at, updated_date: at };
           const inserted = usersRepository(trx).insert(created);
           recordEvent(trx, caller.orgId, 'user.created', toResponse(visibleUser(created)));
@@ -234,10 +240,11 @@ export function usersService(db: Kysely<Database>) {
      * use refuses them all, as a 400 naming the property.
      */
     async createMany(caller: Caller, inputs: readonly UserCreation[]): Promise<string[]> {
+      checkPasswords(inputs.map((input) => input.password));
       const rows = await Promise.all(inputs.map((input) => newRow(caller.orgId, input)));
       try {
-        await inTransaction(db, async (trx) => {
-          const at = now();
+        await inTransaction(db, caller.actor, async (trx) => {
+          const at = changeTime(trx);
           const created = rows.map((row) => ({ ...row, created_date: at, updated_date: at }));
           await usersRepository(trx).insertMany(created);
           for (const row of created) recordEvent(trx, caller.orgId, 'user.created', toResponse(visibleUser(row)));
@@ -252,17 +259,24 @@ export function usersService(db: Kysely<Database>) {
 
     async update(caller: Caller, id: string, input: UserChanges): Promise<void> {
       if (!isId(id)) throw new NotFound();
+      const refusal = passwordRefusal(input.password);
+      if (refusal) throw refusal;
       const requested = patchOf(input);
-      if (requested.password_hash === undefined && input.password !== undefined) requested.password_hash = await hashPassword(input.password);
+      if (requested.password_hash === undefined && input.password !== undefined) {
+        // The password stored already is no change. Checked, and a new one hashed, before the transaction: no lock waits for argon2.
+        const stored = await users.passwordHash(caller.orgId, id);
+        if (stored === undefined) throw new NotFound();
+        const same = stored !== null && (await verifyPassword(input.password, stored));
+        if (!same) requested.password_hash = await hashPassword(input.password);
+      }
       await uniquely(caller.orgId, requested, id, () =>
-        inTransaction(db, async (trx) => {
+        inTransaction(db, caller.actor, async (trx) => {
           const repository = usersRepository(trx);
           // Compared with the user as it is, locked: the event names what this write changed.
           const current = await findById(id, (id) => repository.lock(caller.orgId, id));
           const patch = changedColumns(current, requested);
           if (Object.keys(patch).length === 0) return;
-          // Taken inside the transaction, as every change's timestamp (see db/watermark.ts).
-          const written = { ...patch, updated_date: now() };
+          const written = stamped(patch, changeTime(trx));
           await repository.update(caller.orgId, id, written);
           recordUpdate(trx, caller.orgId, current, visibleUser({ ...current, ...withoutSecrets(written) }));
         }),
@@ -279,19 +293,20 @@ export function usersService(db: Kysely<Database>) {
     async updateMany(caller: Caller, changes: readonly { id: string; input: UserChanges }[]): Promise<void> {
       const { orgId } = caller;
       if (changes.length === 0) return;
-      await inTransaction(db, async (trx) => {
+      checkPasswords(changes.map((change) => change.input.password));
+      await inTransaction(db, caller.actor, async (trx) => {
         const repository = usersRepository(trx);
         const locked = await repository.lockMany(
           orgId,
           changes.map((change) => change.id),
         );
-        const at = now();
+        const at = changeTime(trx);
         const written: { current: VisibleUserRow; patch: UserPatch }[] = [];
         for (const [index, { id, input }] of changes.entries()) {
           const current = locked.get(id);
           if (current === undefined) throw new RefusedItem(index, new NotFound());
           const patch = changedColumns(current, patchOf(input));
-          if (Object.keys(patch).length > 0) written.push({ current, patch: { ...patch, updated_date: at } });
+          if (Object.keys(patch).length > 0) written.push({ current, patch: stamped(patch, at) });
         }
         try {
           await repository.updateEach(
@@ -311,9 +326,30 @@ export function usersService(db: Kysely<Database>) {
       });
     },
 
+    /** Whether the person must choose a new password at their next sign-in (requirePasswordChange). */
+    async passwordChangeRequired(caller: Caller, id: string): Promise<boolean> {
+      return (await findById(id, (id) => users.find(caller.orgId, id))).password_change_required;
+    },
+
+    /**
+     * The person signed in: lastLoginDate becomes now, as any change of the user does (updatedDate moves
+     * and user.updated names it), so that a mirror of the users learns of it.
+     */
+    async signedIn(caller: Caller, id: string): Promise<void> {
+      await inTransaction(db, caller.actor, async (trx) => {
+        const repository = usersRepository(trx);
+        const current = await findById(id, (id) => repository.lock(caller.orgId, id));
+        const at = changeTime(trx);
+        if (current.last_login_date === at) return;
+        const written = { last_login_date: at, updated_date: at };
+        await repository.update(caller.orgId, id, written);
+        recordUpdate(trx, caller.orgId, current, visibleUser({ ...current, ...written }));
+      });
+    },
+
     async delete(caller: Caller, id: string): Promise<void> {
       if (!isId(id)) throw new NotFound();
-      await inTransaction(db, async (trx) => {
+      await inTransaction(db, caller.actor, async (trx) => {
         const repository = usersRepository(trx);
         // The tombstone carries the user as it was, for a sync job to know whom it deletes.
         const user = await repository.find(caller.orgId, id);

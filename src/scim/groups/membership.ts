@@ -1,10 +1,8 @@
-import type { Kysely } from 'kysely';
 import { batches } from '../../db/batches.js';
-import type { Database } from '../../db/schema.js';
+import { changeTime, type UnitOfWork } from '../../db/unit-of-work.js';
 import { recordUpdate } from '../../events/outbox.js';
 import { isId } from '../../lib/ids.js';
 import { tagsColumn, tagsOf, withTag, withoutTag } from '../../lib/tags.js';
-import { now } from '../../lib/time.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import { toResponse } from '../../resources/users/users.service.js';
 import { scimUsersRepository } from '../users/scim-users.repository.js';
@@ -25,11 +23,11 @@ const BATCH = 500;
  * users given the same tags column are written in one statement, and both representations an
  * event needs come from the row read, so a group of thousands costs a few statements a batch.
  */
-export function groupMembership(trx: Kysely<Database>, orgId: string) {
+export function groupMembership(trx: UnitOfWork, orgId: string) {
   const users = scimUsersRepository(trx);
 
   async function apply(rows: readonly VisibleUserRow[], change: TagChange): Promise<void> {
-    const updatedDate = now();
+    const updatedDate = changeTime(trx);
     const retagged = new Map<string | null, string[]>();
     for (const row of rows) {
       let tags = tagsOf(row.tags) ?? [];

@@ -15,10 +15,10 @@ export const scimGroupsRoutes: ResourceRoutes<ScimGroupsService> = async (app, {
   const context = (request: FastifyRequest) => service.context(request.caller, scimBase(request));
   const attributes = (request: FastifyRequest) => [queryText(request, 'attributes'), queryText(request, 'excludedAttributes')] as const;
 
-  app.get('/Groups', async (request) => service.list(context(request), listQueryOf(request)));
-  app.post('/Groups/.search', async (request) => service.list(context(request), searchQueryOf(request.body)));
+  app.get('/Groups', { config: { scope: 'scim' } }, async (request) => service.list(context(request), listQueryOf(request)));
+  app.post('/Groups/.search', { config: { scope: 'scim' } }, async (request) => service.list(context(request), searchQueryOf(request.body)));
 
-  app.post('/Groups', async (request, reply) => {
+  app.post('/Groups', { config: { scope: 'scim' } }, async (request, reply) => {
     const show = projection(GROUP_RESOURCE, ...attributes(request));
     const document = withVersion(reply, await service.create(context(request), request.body));
     return reply
@@ -27,25 +27,25 @@ export const scimGroupsRoutes: ResourceRoutes<ScimGroupsService> = async (app, {
       .send(show(document));
   });
 
-  app.get<ById>('/Groups/:id', async (request, reply) => {
+  app.get<ById>('/Groups/:id', { config: { scope: 'scim' } }, async (request, reply) => {
     const show = projection(GROUP_RESOURCE, ...attributes(request));
     return show(withVersion(reply, await service.get(context(request), request.params.id, ...attributes(request))));
   });
 
-  app.put<ById>('/Groups/:id', async (request, reply) => {
+  app.put<ById>('/Groups/:id', { config: { scope: 'scim' } }, async (request, reply) => {
     const show = projection(GROUP_RESOURCE, ...attributes(request));
     return show(
       withVersion(reply, await service.replace(context(request), request.params.id, request.body, preconditionHeader(request, 'if-match'))),
     );
   });
 
-  app.patch<ById>('/Groups/:id', async (request, reply) => {
+  app.patch<ById>('/Groups/:id', { config: { scope: 'scim' } }, async (request, reply) => {
     const version = await service.patch(context(request), request.params.id, request.body, preconditionHeader(request, 'if-match'));
     if (version !== undefined) reply.header('ETag', version);
     return reply.code(204).send();
   });
 
-  app.delete<ById>('/Groups/:id', async (request, reply) => {
+  app.delete<ById>('/Groups/:id', { config: { scope: 'scim' } }, async (request, reply) => {
     await service.delete(context(request), request.params.id, preconditionHeader(request, 'if-match'));
     return reply.code(204).send();
   });

@@ -2,18 +2,17 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Filter } from 'scim2-parse-filter';
 import { hasWord, lowerCase, wordsOf } from '../../db/filters.js';
 import { forUpdate } from '../../db/locking.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { changeTime, inTransaction, type UnitOfWork } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/database.js';
+import { Conflict, Invalid, Malformed, NotFound } from '../../lib/domain-errors.js';
 import { isId, newId } from '../../lib/ids.js';
-import { now } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
 import { canonicalDocument, projectDocument, resourceSchema, type ScimDocument } from '../documents.js';
 import { dateTimeOperand, FALSE, parseFilter, textOperand, translateFilter, TRUE, valuesFor, type Condition, type Operand } from '../filter.js';
 import { listResponse, type ListQuery, type ListResponse } from '../list.js';
 import { formatPath, parsePath, readPatchRequest, type PatchOperation } from '../patch.js';
 import { GROUP_ATTRIBUTES, GROUP_SCHEMA } from '../schemas.js';
-import { scimErrors } from '../scim-errors.js';
 import { checkVersion, versionOf } from '../versions.js';
 import { scimUsersRepository } from '../users/scim-users.repository.js';
 import { groupMembership } from './membership.js';
@@ -38,15 +37,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function displayNameOf(value: unknown): string {
-  if (typeof value !== 'string' || groupTag(value) === '')
-    throw scimErrors.invalidValue('displayName: required, a name with more than spaces and commas');
-  if (value.length > MAX_DISPLAY_NAME) throw scimErrors.invalidValue(`displayName: at most ${MAX_DISPLAY_NAME} characters`);
+  if (typeof value !== 'string' || groupTag(value) === '') throw new Invalid({ displayName: 'required, a name with more than spaces and commas' });
+  if (value.length > MAX_DISPLAY_NAME) throw new Invalid({ displayName: `at most ${MAX_DISPLAY_NAME} characters` });
   return value;
 }
 
 function externalIdOf(value: unknown): string | null {
   if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string') throw scimErrors.invalidValue('externalId: must be a string');
+  if (typeof value !== 'string') throw new Invalid({ externalId: 'must be a string' });
   return value;
 }
 
@@ -54,7 +52,7 @@ function externalIdOf(value: unknown): string | null {
 function memberIds(value: unknown): string[] {
   const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   return list.map((member) => {
-    if (!isObject(member) || typeof member.value !== 'string') throw scimErrors.invalidValue('members: must be a list of {"value": user id}');
+    if (!isObject(member) || typeof member.value !== 'string') throw new Invalid({ members: 'must be a list of {"value": user id}' });
     return member.value;
   });
 }
@@ -63,7 +61,7 @@ function memberIds(value: unknown): string[] {
 function idsInMembersFilter(text: string): string[] {
   const filter = parseFilter(text);
   const ids = valuesFor(filter, (path) => path.toLowerCase() === 'value');
-  if (ids.length === 0) throw scimErrors.invalidPath(`members[${text}]: name members with value eq "<user id>"`);
+  if (ids.length === 0) throw new Malformed('path', `members[${text}]: name members with value eq "<user id>"`);
   return ids;
 }
 
@@ -161,7 +159,7 @@ export function scimGroupsService(db: Kysely<Database>) {
         const holds = keys.length === 0 ? FALSE : sql<SqlBool>`(scim_groups.tag_key in (${sql.join(keys)}))`;
         if (op === 'eq') return holds;
         if (op === 'ne') return sql<SqlBool>`(not ${holds})`;
-        throw scimErrors.invalidFilter('members compares with eq or ne and a user id');
+        throw new Malformed('filter', 'members compares with eq or ne and a user id');
       },
     };
     const operands: Record<string, Operand> = {
@@ -180,27 +178,27 @@ export function scimGroupsService(db: Kysely<Database>) {
   }
 
   /** Locks the group row for the rest of the transaction; 404 when the organization has no such group, 412 when `ifMatch` names another version. */
-  async function lock(ctx: Context, trx: Kysely<Database>, id: string, ifMatch?: string): Promise<ScimGroupRow> {
+  async function lock(ctx: Context, trx: UnitOfWork, id: string, ifMatch?: string): Promise<ScimGroupRow> {
     const orgId = ctx.caller.orgId;
     const row = isId(id)
       ? await forUpdate(trx, trx.selectFrom('scim_groups').selectAll().where('org_id', '=', orgId).where('id', '=', id)).executeTakeFirst()
       : undefined;
-    if (!row) throw scimErrors.notFound('Group', id);
+    if (!row) throw new NotFound(`Group ${id}`);
     if (ifMatch !== undefined) checkVersion(await render(ctx, row, false, trx), ifMatch);
     return row;
   }
 
   /** Runs a write; a lost race on a group tag becomes the same 409 as the check before it. */
-  async function write<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  async function write<T>(ctx: Context, work: (trx: UnitOfWork) => Promise<T>): Promise<T> {
     try {
-      return await inTransaction(db, work);
+      return await inTransaction(db, ctx.caller.actor, work);
     } catch (error) {
-      if (uniqueViolation(error) !== undefined) throw scimErrors.uniqueness('displayName: another group already has this name as its tag');
+      if (uniqueViolation(error) !== undefined) throw new Conflict(['displayName'], 'another group already has this name as its tag');
       throw error;
     }
   }
 
-  async function checkTagFree(trx: Kysely<Database>, orgId: string, tag: string, exceptId?: string): Promise<void> {
+  async function checkTagFree(trx: UnitOfWork, orgId: string, tag: string, exceptId?: string): Promise<void> {
     const holder = await trx
       .selectFrom('scim_groups')
       .select(['id', 'display_name'])
@@ -208,25 +206,25 @@ export function scimGroupsService(db: Kysely<Database>) {
       .where('tag_key', '=', tag.toLowerCase())
       .executeTakeFirst();
     if (holder && holder.id !== exceptId) {
-      throw scimErrors.uniqueness(`displayName: the group "${holder.display_name}" already has the tag ${tag}`);
+      throw new Conflict(['displayName'], `the group "${holder.display_name}" already has the tag ${tag}`);
     }
   }
 
   /** Adds the tag to the users; unknown ids refuse the whole request. */
-  async function addMembers(trx: Kysely<Database>, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
+  async function addMembers(trx: UnitOfWork, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
     const missing = await groupMembership(trx, caller.orgId).change(ids, { add: tag });
-    if (missing.length > 0) throw scimErrors.invalidValue(`members: no user has the id ${missing.slice(0, 10).join(', ')}`);
+    if (missing.length > 0) throw new Invalid({ members: `no user has the id ${missing.slice(0, 10).join(', ')}` });
   }
 
-  async function removeMembers(trx: Kysely<Database>, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
+  async function removeMembers(trx: UnitOfWork, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
     await groupMembership(trx, caller.orgId).change(ids, { remove: tag });
   }
 
-  async function removeAllMembers(trx: Kysely<Database>, caller: Caller, tag: string): Promise<void> {
+  async function removeAllMembers(trx: UnitOfWork, caller: Caller, tag: string): Promise<void> {
     await groupMembership(trx, caller.orgId).changeAll(tag, { remove: tag });
   }
 
-  async function rename(trx: Kysely<Database>, caller: Caller, row: ScimGroupRow, displayName: string): Promise<ScimGroupRow> {
+  async function rename(trx: UnitOfWork, caller: Caller, row: ScimGroupRow, displayName: string): Promise<ScimGroupRow> {
     const tag = groupTag(displayName);
     if (tag !== row.tag) {
       await checkTagFree(trx, caller.orgId, tag, row.id);
@@ -235,24 +233,24 @@ export function scimGroupsService(db: Kysely<Database>) {
     return { ...row, display_name: displayName, tag, tag_key: tag.toLowerCase() };
   }
 
-  async function replaceMembers(trx: Kysely<Database>, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
+  async function replaceMembers(trx: UnitOfWork, caller: Caller, tag: string, ids: readonly string[]): Promise<void> {
     await groupMembership(trx, caller.orgId).changeAll(tag, { remove: tag }, new Set(ids));
     await addMembers(trx, caller, tag, ids);
   }
 
-  async function save(trx: Kysely<Database>, before: ScimGroupRow, after: ScimGroupRow): Promise<void> {
+  async function save(trx: UnitOfWork, before: ScimGroupRow, after: ScimGroupRow): Promise<void> {
     if (after.display_name === before.display_name && after.external_id === before.external_id && after.tag === before.tag) return;
     await scimGroupsRepository(trx).update(after.org_id, after.id, {
       display_name: after.display_name,
       tag: after.tag,
       tag_key: after.tag_key,
       external_id: after.external_id,
-      updated_date: now(),
+      updated_date: changeTime(trx),
     });
   }
 
   /** One PATCH operation on a locked group; returns the group as it now is. */
-  async function applyOperation(trx: Kysely<Database>, caller: Caller, row: ScimGroupRow, operation: PatchOperation): Promise<ScimGroupRow> {
+  async function applyOperation(trx: UnitOfWork, caller: Caller, row: ScimGroupRow, operation: PatchOperation): Promise<ScimGroupRow> {
     if (operation.path === undefined) {
       let result = row;
       for (const [key, value] of Object.entries(operation.value as Record<string, unknown>)) {
@@ -268,16 +266,16 @@ export function scimGroupsService(db: Kysely<Database>) {
       case 'id':
       case 'meta':
       case 'schemas':
-        throw scimErrors.mutability(`${path} is read-only`);
+        throw new Malformed('mutability', `${path} is read-only`);
       case 'displayName':
-        if (operation.op === 'remove') throw scimErrors.invalidValue('displayName: required, a group keeps its name');
+        if (operation.op === 'remove') throw new Invalid({ displayName: 'required, a group keeps its name' });
         return rename(trx, caller, row, displayNameOf(operation.value));
       case 'externalId':
         return { ...row, external_id: operation.op === 'remove' ? null : externalIdOf(operation.value) };
       case 'members': {
-        if (parts.sub !== undefined) throw scimErrors.invalidPath(`${path}: change members as a whole or with members[value eq "<id>"]`);
+        if (parts.sub !== undefined) throw new Malformed('path', `${path}: change members as a whole or with members[value eq "<id>"]`);
         if (parts.filter !== undefined) {
-          if (operation.op !== 'remove') throw scimErrors.invalidPath(`${path}: a members filter only selects members to remove`);
+          if (operation.op !== 'remove') throw new Malformed('path', `${path}: a members filter only selects members to remove`);
           await removeMembers(trx, caller, row.tag, idsInMembersFilter(parts.filter));
         } else if (operation.op === 'add') {
           await addMembers(trx, caller, row.tag, memberIds(operation.value));
@@ -316,42 +314,43 @@ export function scimGroupsService(db: Kysely<Database>) {
     /** The group, with its members when `attributes`/`excludedAttributes` ask for them (still to be projected). */
     async get(ctx: Context, id: string, attributes?: string, excluded?: string): Promise<ScimDocument> {
       const row = isId(id) ? await groups.find(ctx.caller.orgId, id) : undefined;
-      if (!row) throw scimErrors.notFound('Group', id);
+      if (!row) throw new NotFound(`Group ${id}`);
       return render(ctx, row, membersWanted(attributes, excluded));
     },
 
     async create(ctx: Context, body: unknown): Promise<ScimDocument> {
-      if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a Group object');
+      if (!isObject(body)) throw new Malformed('body', 'The body must be a Group object');
       const document = canonicalDocument(body, GROUP_RESOURCE);
       const displayName = displayNameOf(document.displayName);
       const members = memberIds(document.members);
       const tag = groupTag(displayName);
-      const at = now();
-      const row: ScimGroupRow = {
-        org_id: ctx.caller.orgId,
-        id: newId(),
-        display_name: displayName,
-        tag,
-        tag_key: tag.toLowerCase(),
-        external_id: externalIdOf(document.externalId),
-        created_date: at,
-        updated_date: at,
-      };
-      await write(async (trx) => {
-        await checkTagFree(trx, row.org_id, tag);
-        await scimGroupsRepository(trx).insert(row);
+      const row = await write(ctx, async (trx) => {
+        const at = changeTime(trx);
+        const created: ScimGroupRow = {
+          org_id: ctx.caller.orgId,
+          id: newId(),
+          display_name: displayName,
+          tag,
+          tag_key: tag.toLowerCase(),
+          external_id: externalIdOf(document.externalId),
+          created_date: at,
+          updated_date: at,
+        };
+        await checkTagFree(trx, created.org_id, tag);
+        await scimGroupsRepository(trx).insert(created);
         await addMembers(trx, ctx.caller, tag, members);
+        return created;
       });
       return render(ctx, row, true);
     },
 
     /** PUT: name and externalId replaced; members replaced when sent (a PUT without members keeps them, so a rename loses no one). */
     async replace(ctx: Context, id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
-      if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a Group object');
+      if (!isObject(body)) throw new Malformed('body', 'The body must be a Group object');
       const document = canonicalDocument(body, GROUP_RESOURCE);
       const displayName = displayNameOf(document.displayName);
       const members = document.members === undefined ? undefined : memberIds(document.members);
-      const row = await write(async (trx) => {
+      const row = await write(ctx, async (trx) => {
         const before = await lock(ctx, trx, id, ifMatch);
         const after = { ...(await rename(trx, ctx.caller, before, displayName)), external_id: externalIdOf(document.externalId) };
         if (members !== undefined) await replaceMembers(trx, ctx.caller, after.tag, members);
@@ -368,7 +367,7 @@ export function scimGroupsService(db: Kysely<Database>) {
      */
     async patch(ctx: Context, id: string, body: unknown, ifMatch?: string): Promise<string | undefined> {
       const operations = readPatchRequest(body);
-      return await write(async (trx) => {
+      return await write(ctx, async (trx) => {
         const before = await lock(ctx, trx, id, ifMatch);
         let row = before;
         for (const operation of operations) row = await applyOperation(trx, ctx.caller, row, operation);
@@ -381,7 +380,7 @@ export function scimGroupsService(db: Kysely<Database>) {
 
     /** Deletes the group: its tag leaves every member, who are kept. */
     async delete(ctx: Context, id: string, ifMatch?: string): Promise<void> {
-      await write(async (trx) => {
+      await write(ctx, async (trx) => {
         const row = await lock(ctx, trx, id, ifMatch);
         await removeAllMembers(trx, ctx.caller, row.tag);
         await scimGroupsRepository(trx).delete(row.org_id, row.id);

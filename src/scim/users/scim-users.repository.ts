@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { hasWord } from '../../db/filters.js';
 import { forUpdate } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
+import type { ChangeTime } from '../../db/unit-of-work.js';
 import { VISIBLE_COLUMNS, visibleUser, type VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { Condition } from '../filter.js';
 
@@ -37,12 +38,6 @@ export function scimUsersRepository(db: Kysely<Database>) {
     async find(orgId: string, id: string): Promise<VisibleUserRow | undefined> {
       const row = await db.selectFrom('users').select(VISIBLE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
       return row && visibleUser(row);
-    },
-
-    /** The user's password hash, to tell a password sent again from a new one. */
-    async passwordHash(orgId: string, id: string): Promise<string | null | undefined> {
-      const row = await db.selectFrom('users').select('password_hash').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
-      return row?.password_hash;
     },
 
     /** The values of the given userfields held by the given users. */
@@ -83,7 +78,7 @@ export function scimUsersRepository(db: Kysely<Database>) {
     },
 
     /** Gives the listed users the same tags column. */
-    async setTags(orgId: string, ids: readonly string[], tags: string | null, updatedDate: string): Promise<void> {
+    async setTags(orgId: string, ids: readonly string[], tags: string | null, updatedDate: ChangeTime): Promise<void> {
       await db.updateTable('users').set({ tags, updated_date: updatedDate }).where('org_id', '=', orgId).where('id', 'in', ids).execute();
     },
 

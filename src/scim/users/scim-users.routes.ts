@@ -18,10 +18,10 @@ function shown(ctx: { schema: ScimUsersContext['schema'] }, request: FastifyRequ
 export const scimUsersRoutes: ResourceRoutes<ScimUsersService> = async (app, { service }) => {
   const context = (request: FastifyRequest) => service.context(request.caller, scimBase(request));
 
-  app.get('/Users', async (request) => service.list(await context(request), listQueryOf(request)));
-  app.post('/Users/.search', async (request) => service.list(await context(request), searchQueryOf(request.body)));
+  app.get('/Users', { config: { scope: 'scim' } }, async (request) => service.list(await context(request), listQueryOf(request)));
+  app.post('/Users/.search', { config: { scope: 'scim' } }, async (request) => service.list(await context(request), searchQueryOf(request.body)));
 
-  app.post('/Users', async (request, reply) => {
+  app.post('/Users', { config: { scope: 'scim' } }, async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
     const document = withVersion(reply, await service.create(ctx, request.body));
@@ -31,25 +31,25 @@ export const scimUsersRoutes: ResourceRoutes<ScimUsersService> = async (app, { s
       .send(show(document));
   });
 
-  app.get<ById>('/Users/:id', async (request, reply) => {
+  app.get<ById>('/Users/:id', { config: { scope: 'scim' } }, async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
     return show(withVersion(reply, await service.get(ctx, request.params.id)));
   });
 
-  app.put<ById>('/Users/:id', async (request, reply) => {
+  app.put<ById>('/Users/:id', { config: { scope: 'scim' } }, async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
     return show(withVersion(reply, await service.replace(ctx, request.params.id, request.body, preconditionHeader(request, 'if-match'))));
   });
 
-  app.patch<ById>('/Users/:id', async (request, reply) => {
+  app.patch<ById>('/Users/:id', { config: { scope: 'scim' } }, async (request, reply) => {
     const ctx = await context(request);
     const show = shown(ctx, request);
     return show(withVersion(reply, await service.patch(ctx, request.params.id, request.body, preconditionHeader(request, 'if-match'))));
   });
 
-  app.delete<ById>('/Users/:id', async (request, reply) => {
+  app.delete<ById>('/Users/:id', { config: { scope: 'scim' } }, async (request, reply) => {
     await service.delete(await context(request), request.params.id, preconditionHeader(request, 'if-match'));
     return reply.code(204).send();
   });

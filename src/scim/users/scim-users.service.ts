@@ -2,31 +2,27 @@ import type { Kysely } from 'kysely';
 import { lockUser } from '../../db/locking.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { Database } from '../../db/schema.js';
-import { DomainError, NotFound } from '../../lib/domain-errors.js';
+import { Conflict, Invalid, Malformed, NotFound } from '../../lib/domain-errors.js';
 import { isId } from '../../lib/ids.js';
 import type { PasswordPolicy } from '../../lib/password-policy.js';
-import { verifyPassword } from '../../lib/passwords.js';
 import { bodyValidator } from '../../plugins/validation.js';
 import type { Caller } from '../../auth/caller.js';
 import { userfieldValuesService } from '../../resources/userfield-values/userfield-values.service.js';
 import { checkValue } from '../../resources/userfield-values/value-checks.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
-import { CreateUser, UpdateUser, EMAIL_PATTERN } from '../../resources/users/users.schemas.js';
+import { CreateUser, UpdateUser } from '../../resources/users/users.schemas.js';
 import { usersService, type UserCreation, type UserChanges } from '../../resources/users/users.service.js';
 import { canonicalDocument, projectDocument, type ResourceSchema, type ScimDocument } from '../documents.js';
 import { parseFilter, TRUE } from '../filter.js';
 import { scimGroupsRepository } from '../groups/scim-groups.repository.js';
 import { listResponse, type ListQuery, type ListResponse } from '../list.js';
-import { attributeMappingsService, type MappedUserfield } from '../mappings/attribute-mappings.service.js';
+import { attributeMappingsService, type MappedUserfield } from '../../resources/attribute-mappings/attribute-mappings.service.js';
 import { applyPatch, readPatchRequest } from '../patch.js';
-import { scimErrors, toScimError } from '../scim-errors.js';
-import { readUser, renderUser, storedEmails, type EmailEntry, type UserInput, type UserRecord } from './user-document.js';
+import { isEmailAddress, readUser, renderUser, storedEmails, type EmailEntry, type UserInput, type UserRecord } from './user-document.js';
 import { checkVersion } from '../versions.js';
 import { groupIdsIn, userCondition } from './user-filter.js';
 import { userSchemaFor } from './user-schema.js';
 import { scimUsersRepository } from './scim-users.repository.js';
-
-const EMAIL = new RegExp(EMAIL_PATTERN, 'u');
 
 /** What one request needs to read and write users: the caller, where /scim/v2 is, and the organization's mappings. */
 interface Context {
@@ -76,13 +72,20 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
 
   async function context(caller: Caller, base: string): Promise<Context> {
     const mappings = await mappingsService.resolve(caller.orgId);
-    return { caller, base, mappings, schema: userSchemaFor(mappings) };
+    return { caller, base, mappings, schema: userSchemaFor(mappings, passwordPolicy) };
   }
 
-  /** A refusal of the shared services in SCIM terms, userfield ids named by the attributes mapped onto them. */
-  function scimRefusal(error: unknown, { mappings }: Context): unknown {
-    if (!(error instanceof DomainError)) return error;
-    return toScimError(error, (property) => mappings.find((mapping) => mapping.field.id === property)?.path ?? property);
+  /** A refusal of the shared services with the userfields it names by their ids named by the SCIM attributes mapped onto them. */
+  function inScimTerms(error: unknown, { mappings }: Context): unknown {
+    const named = (property: string) => mappings.find((mapping) => mapping.field.id === property)?.path ?? property;
+    if (error instanceof Invalid) {
+      return new Invalid(
+        Object.fromEntries(Object.entries(error.fieldErrors).map(([property, problem]) => [named(property), problem])),
+        error.summary,
+      );
+    }
+    if (error instanceof Conflict) return new Conflict(error.properties.map(named), error.problem);
+    return error;
   }
 
   /** The rows with their mapped values and groups, read through `reader` (the transaction, inside one). */
@@ -119,7 +122,7 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
 
   async function render(ctx: Context, id: string): Promise<ScimDocument> {
     const row = isId(id) ? await users.find(ctx.caller.orgId, id) : undefined;
-    if (!row) throw scimErrors.notFound('User', id);
+    if (!row) throw new NotFound(`User ${id}`);
     const [record] = await records(ctx.caller.orgId, [row], ctx.mappings);
     return renderUser(record!, ctx.mappings, ctx.base);
   }
@@ -127,20 +130,20 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
   /** v5 refuses a user without an email; an identity provider that sends none usually uses the email as userName. */
   function emailFor(input: UserInput): string {
     if (input.email) return input.email;
-    if (input.userName && EMAIL.test(input.userName)) return input.userName;
-    throw scimErrors.invalidValue('emails: required (a user needs an email address, unless its userName is one)');
+    if (input.userName && isEmailAddress(input.userName)) return input.userName;
+    throw new Invalid({ emails: 'required (a user needs an email address, unless its userName is one)' });
   }
 
   /**
-   * Runs a write as one unit of work; refusals come out in SCIM terms. A `single` write is one call
+   * Runs a write as one unit of work; refusals name userfields in SCIM terms. A `single` write is one call
    * of a service that is its own unit of work (its events included), so it needs no outer one.
    */
   async function write(ctx: Context, work: (trx: Kysely<Database>) => Promise<string>, single = false): Promise<ScimDocument> {
     let id: string;
     try {
-      id = single ? await work(db) : await inTransaction(db, work);
+      id = single ? await work(db) : await inTransaction(db, ctx.caller.actor, work);
     } catch (error) {
-      throw scimRefusal(error, ctx);
+      throw inScimTerms(error, ctx);
     }
     return render(ctx, id);
   }
@@ -158,38 +161,39 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
   /** The changes that take a user from `before` to `after` (both read from documents), as v5 properties. */
   function changesBetween(before: UserInput, after: UserInput): UserChanges {
     const changes: UserChanges = {};
-    if (!after.userName) throw scimErrors.invalidValue('userName: required');
+    if (!after.userName) throw new Invalid({ userName: 'required' });
     if (after.userName !== before.userName) changes.username = after.userName;
-    if (!after.email) throw scimErrors.invalidValue('emails: a user keeps an email address; replace it instead of removing it');
+    if (!after.email) throw new Invalid({ emails: 'a user keeps an email address; replace it instead of removing it' });
     if (after.email !== before.email) changes.email = after.email;
     if ((after.givenName ?? null) !== (before.givenName ?? null)) changes.firstName = after.givenName ?? null;
     if ((after.familyName ?? null) !== (before.familyName ?? null)) changes.lastName = after.familyName ?? null;
     if ((after.locale ?? null) !== (before.locale ?? null)) changes.locale = after.locale ?? null;
     if (after.active !== undefined && after.active !== before.active) changes.active = after.active;
     if ((after.externalId ?? null) !== (before.externalId ?? null)) changes.externalId = after.externalId ?? null;
+    // Roles left out are kept, as active is: an identity provider that does not manage them must not demote an administrator.
+    if (after.accountType !== undefined && (after.accountType ?? 'learner') !== (before.accountType ?? 'learner')) {
+      changes.accountType = after.accountType ?? 'learner';
+    }
     if (after.password !== undefined) changes.password = after.password;
     return changes;
   }
 
   /**
    * Writes what really changed, and only that: a document sent again as it is stored writes nothing
-   * (no updatedDate moved, no event). A password is a change only when it is not the one stored.
+   * (no updatedDate moved, no event). A password is a change only when it is not the one stored, which
+   * the users service tells.
    */
   async function update(ctx: Context, trx: Kysely<Database>, id: string, changes: UserChanges, values: Map<string, unknown>): Promise<string> {
     const { externalId, ...v5 } = changes;
     validateUpdate(defined(v5));
-    if (changes.password !== undefined) {
-      const stored = await scimUsersRepository(trx).passwordHash(ctx.caller.orgId, id);
-      if (stored && (await verifyPassword(changes.password, stored))) delete changes.password;
-    }
-    if (Object.keys(defined(changes)).length > 0) await usersService(trx).update(ctx.caller, id, defined(changes));
+    if (Object.keys(defined(changes)).length > 0) await usersService(trx, passwordPolicy).update(ctx.caller, id, defined(changes));
     await saveValues(trx, ctx.caller, id, values);
     return id;
   }
 
   /** The user as it stands, locked until the transaction ends; `ifMatch` (a request's If-Match) must name its version. */
   async function current(ctx: Context, trx: Kysely<Database>, id: string, ifMatch?: string): Promise<ScimDocument> {
-    if (!isId(id) || !(await lockUser(trx, ctx.caller.orgId, id))) throw scimErrors.notFound('User', id);
+    if (!isId(id) || !(await lockUser(trx, ctx.caller.orgId, id))) throw new NotFound(`User ${id}`);
     const row = (await scimUsersRepository(trx).find(ctx.caller.orgId, id))!;
     const [record] = await records(ctx.caller.orgId, [row], ctx.mappings, trx);
     const document = renderUser(record!, ctx.mappings, ctx.base);
@@ -221,9 +225,9 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
     },
 
     async create(ctx: Context, body: unknown): Promise<ScimDocument> {
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw scimErrors.invalidSyntax('The body must be a User object');
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Malformed('body', 'The body must be a User object');
       const input = readUser(canonicalDocument(body as Record<string, unknown>, ctx.schema), ctx.mappings);
-      if (!input.userName) throw scimErrors.invalidValue('userName: required');
+      if (!input.userName) throw new Invalid({ userName: 'required' });
       const user: UserCreation = defined({
         email: emailFor(input),
         username: input.userName,
@@ -232,6 +236,7 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
         locale: input.locale ?? undefined,
         password: input.password,
         active: input.active,
+        accountType: input.accountType ?? undefined,
       });
       const values = new Map([...input.values].filter(([, value]) => value !== null));
       const emails = input.emails && storedEmails(input.emails) !== null ? input.emails : undefined;
@@ -239,7 +244,7 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
         ctx,
         async (trx) => {
           validateCreate(user);
-          const id = await usersService(trx).create(ctx.caller, { ...user, externalId: input.externalId });
+          const id = await usersService(trx, passwordPolicy).create(ctx.caller, { ...user, externalId: input.externalId });
           await saveValues(trx, ctx.caller, id, values);
           await saveEmails(trx, ctx.caller, id, emails);
           return id;
@@ -250,7 +255,7 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
 
     /** PUT: the document replaces the user; what it leaves out is cleared, except the email, password and active state, which stay. */
     async replace(ctx: Context, id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw scimErrors.invalidSyntax('The body must be a User object');
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Malformed('body', 'The body must be a User object');
       const sent = readUser(canonicalDocument(body as Record<string, unknown>, ctx.schema), ctx.mappings);
       return write(ctx, async (trx) => {
         const before = readUser(await current(ctx, trx, id, ifMatch), ctx.mappings);
@@ -266,7 +271,9 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
       return write(ctx, async (trx) => {
         const document = await current(ctx, trx, id, ifMatch);
         const before = readUser(document, ctx.mappings);
-        const after = readUser(canonicalDocument(applyPatch(document, operations, ctx.schema), ctx.schema), ctx.mappings);
+        const patched = readUser(canonicalDocument(applyPatch(document, operations, ctx.schema), ctx.schema), ctx.mappings);
+        // The whole document is patched: roles it no longer holds were removed.
+        const after: UserInput = { ...patched, accountType: patched.accountType ?? null };
         await update(ctx, trx, id, changesBetween(before, after), valueChanges(ctx.mappings, before, after));
         await saveEmails(trx, ctx.caller, id, after.emails ?? undefined);
         return id;
@@ -275,14 +282,14 @@ export function scimUsersService(db: Kysely<Database>, passwordPolicy: PasswordP
 
     async delete(ctx: Context, id: string, ifMatch?: string): Promise<void> {
       try {
-        if (ifMatch === undefined) await usersService(db).delete(ctx.caller, id);
+        if (ifMatch === undefined) await usersService(db, passwordPolicy).delete(ctx.caller, id);
         else
-          await inTransaction(db, async (trx) => {
+          await inTransaction(db, ctx.caller.actor, async (trx) => {
             await current(ctx, trx, id, ifMatch);
-            await usersService(trx).delete(ctx.caller, id);
+            await usersService(trx, passwordPolicy).delete(ctx.caller, id);
           });
       } catch (error) {
-        if (error instanceof NotFound) throw scimErrors.notFound('User', id);
+        if (error instanceof NotFound) throw new NotFound(`User ${id}`);
         throw error;
       }
     },

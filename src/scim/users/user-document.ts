@@ -1,12 +1,39 @@
 import type { FieldErrors } from '../../lib/domain-errors.js';
+import { ACCOUNT_TYPES, EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, type AccountType } from '../../resources/users/users.schemas.js';
 import type { VisibleUserRow } from '../../resources/users/users.repository.js';
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
 import type { ScimDocument } from '../documents.js';
-import type { MappedUserfield } from '../mappings/attribute-mappings.service.js';
-import { isStandardAttribute, type MappedAttribute } from '../mappings/mapped-attribute.js';
+import type { MappedUserfield } from '../../resources/attribute-mappings/attribute-mappings.service.js';
+import { isStandardAttribute, type MappedAttribute } from '../../resources/attribute-mappings/mapped-attribute.js';
 import { USER_SCHEMA } from '../schemas.js';
 import { scimErrors } from '../scim-errors.js';
 import { versionOf } from '../versions.js';
+
+/** The type of the role that is the user's kind of account (RFC 7643 §4.1.2 `roles`); roles of another type are not read as one. */
+const ROLE_TYPE = 'accountType';
+const ROLE_DISPLAY: Record<AccountType, string> = {
+  learner: 'Learner',
+  courseAdministrator: 'Course administrator',
+  organizationAdministrator: 'Organization administrator',
+};
+
+/** The kind of account a document's roles name: the primary one of type accountType (or none), else the first; [] or null is a learner. */
+function accountTypeOf(errors: FieldErrors, value: unknown): AccountType | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  if (!Array.isArray(value) || !value.every(isObject)) {
+    errors.roles = 'must be a list of {"value": kind of account}';
+    return undefined;
+  }
+  const ours = value.filter((entry) => entry.type === undefined || entry.type === null || entry.type === ROLE_TYPE);
+  if (ours.length === 0) return null;
+  const chosen = ours.find((entry) => booleanOf(entry.primary) === true) ?? ours[0]!;
+  if (!(ACCOUNT_TYPES as readonly unknown[]).includes(chosen.value)) {
+    errors['roles.value'] = `must be one of ${ACCOUNT_TYPES.join(', ')}`;
+    return undefined;
+  }
+  return chosen.value as AccountType;
+}
 
 /** One of a user's email addresses as SCIM gives it (RFC 7643 §4.1.2). */
 export interface EmailEntry {
@@ -37,6 +64,8 @@ export interface UserInput {
   active?: boolean;
   externalId?: string | null;
   password?: string;
+  /** The kind of account its roles name; null for a learner (roles cleared). */
+  accountType?: AccountType | null;
   /** Userfield id → value in its v5 representation, or null to clear; only the mapped attributes the document holds. */
   values: Map<string, unknown>;
 }
@@ -79,6 +108,7 @@ export function renderUser(record: UserRecord, mappings: readonly MappedUserfiel
   document.emails = emailsOf(row.email, record.emails);
   if (row.locale) document.locale = row.locale;
   document.active = row.active;
+  if (row.account_type) document.roles = [{ value: row.account_type, display: ROLE_DISPLAY[row.account_type], type: ROLE_TYPE, primary: true }];
   for (const mapping of mappings) {
     const value = record.values.get(mapping.field.id);
     if (value === undefined) continue;
@@ -183,11 +213,18 @@ export function storedEmails(emails: readonly EmailEntry[]): string | null {
   return plain ? null : JSON.stringify(emails);
 }
 
-const MAX_EMAIL_LENGTH = 254;
+const EMAIL = new RegExp(EMAIL_PATTERN, 'u');
+
+/** Whether v5 takes `text` as an email address. */
+export function isEmailAddress(text: string): boolean {
+  return text.length <= EMAIL_MAX_LENGTH && EMAIL.test(text);
+}
 
 /**
  * The document's emails, each `{value, type?}`, the primary one marked: the one marked primary, else
- * the work one, else the first. Its value is the user's v5 email; the others are kept as they are.
+ * the work one, else the first. Its value is the user's v5 email, which the users service checks; the
+ * others are checked here as it checks it, and kept as they are. An entry of the same type and
+ * address as one before it (RFC 7643 §2.4), a provider echoing the primary one, is kept once.
  */
 function emailListOf(errors: FieldErrors, value: unknown): EmailEntry[] | null | undefined {
   if (value === undefined || value === null) return value;
@@ -200,22 +237,27 @@ function emailListOf(errors: FieldErrors, value: unknown): EmailEntry[] | null |
     value.find((entry) => booleanOf(entry.primary) === true) ??
     value.find((entry) => typeof entry.type === 'string' && entry.type.toLowerCase() === 'work') ??
     value[0]!;
+  const typeOf = (entry: Record<string, unknown>) => (typeof entry.type === 'string' ? entry.type.toLowerCase() : undefined);
+  const keyOf = (entry: Record<string, unknown>) => JSON.stringify([typeOf(entry) ?? null, String(entry.value).toLowerCase()]);
   const entries: EmailEntry[] = [];
-  const seen = new Set<string>([typeof chosen.value === 'string' ? chosen.value.toLowerCase() : '']);
+  const seen = new Set<string>([keyOf(chosen)]);
   for (const entry of value) {
     const address = entry.value;
-    if (typeof address !== 'string' || address.length > MAX_EMAIL_LENGTH) {
-      errors['emails.value'] = `must be a string of at most ${MAX_EMAIL_LENGTH} characters`;
+    if (typeof address !== 'string' || address.length > EMAIL_MAX_LENGTH) {
+      errors['emails.value'] = `must be a string of at most ${EMAIL_MAX_LENGTH} characters`;
       return undefined;
     }
     if (entry.type !== undefined && entry.type !== null && typeof entry.type !== 'string') {
       errors['emails.type'] = 'must be a string';
       return undefined;
     }
-    const type = typeof entry.type === 'string' ? entry.type.toLowerCase() : undefined;
-    // The same address twice (a provider echoing the primary one) is kept once.
-    if (entry !== chosen && seen.has(address.toLowerCase())) continue;
-    seen.add(address.toLowerCase());
+    if (entry !== chosen && !isEmailAddress(address)) {
+      errors.emails = `${EMAIL_MESSAGE} (${address})`;
+      return undefined;
+    }
+    if (entry !== chosen && seen.has(keyOf(entry))) continue;
+    seen.add(keyOf(entry));
+    const type = typeOf(entry);
     entries.push({ value: address, ...(type ? { type } : {}), ...(entry === chosen ? { primary: true } : {}) });
   }
   return entries;
@@ -244,6 +286,7 @@ export function readUser(document: ScimDocument, mappings: readonly MappedUserfi
     if (input.active === undefined) errors.active = 'must be true or false';
   }
   input.externalId = text(errors, 'externalId', document.externalId);
+  input.accountType = accountTypeOf(errors, document.roles);
   if (document.password !== undefined && document.password !== null) {
     if (typeof document.password === 'string') input.password = document.password;
     else errors.password = 'must be a string';

@@ -17,7 +17,7 @@ import {
   type FilterValue,
   type Operand,
 } from '../filter.js';
-import type { MappedUserfield } from '../mappings/attribute-mappings.service.js';
+import type { MappedUserfield } from '../../resources/attribute-mappings/attribute-mappings.service.js';
 import { USER_SCHEMA } from '../schemas.js';
 import { scimErrors } from '../scim-errors.js';
 import { fieldValueOf } from './user-document.js';

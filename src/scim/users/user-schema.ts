@@ -1,8 +1,9 @@
+import type { PasswordPolicy } from '../../lib/password-policy.js';
 import type { UserfieldType } from '../../resources/userfields/userfield-types.js';
 import { resourceSchema, type ResourceSchema } from '../documents.js';
-import type { MappedUserfield } from '../mappings/attribute-mappings.service.js';
-import { isStandardAttribute } from '../mappings/mapped-attribute.js';
-import { attribute, ENTERPRISE_ATTRIBUTES, findAttribute, USER_ATTRIBUTES, USER_SCHEMA, type Attribute, type AttributeType } from '../schemas.js';
+import type { MappedUserfield } from '../../resources/attribute-mappings/attribute-mappings.service.js';
+import { isStandardAttribute } from '../../resources/attribute-mappings/mapped-attribute.js';
+import { attribute, ENTERPRISE_ATTRIBUTES, findAttribute, userAttributes, USER_SCHEMA, type Attribute, type AttributeType } from '../schemas.js';
 
 /** How a userfield's value travels in SCIM. */
 function attributeTypeOf(type: UserfieldType): { type: AttributeType; multiValued: boolean } {
@@ -21,10 +22,22 @@ function attributeTypeOf(type: UserfieldType): { type: AttributeType; multiValue
   }
 }
 
+/**
+ * What a userfield takes, where its SCIM type does not say it: a standard attribute is a string
+ * whatever the userfield (RFC 7643), so a number userfield's integers come as text.
+ */
+const TAKES: Partial<Record<UserfieldType, string>> = {
+  number: 'takes integers, such as 42 or "42"',
+  decimal: 'takes numbers, such as 4.5 or "4.5"',
+  date: 'takes dates, such as "2024-03-15" or "03/15/2024"',
+};
+
 function fieldAttribute(name: string, mapping: MappedUserfield): Attribute {
   const label = mapping.field.name ?? 'a userfield';
-  const { type, multiValued } = attributeTypeOf(mapping.field.type as UserfieldType);
-  return attribute(name, isStandardAttribute(mapping) ? 'string' : type, `Stored in the userfield "${label}" (${mapping.field.id})`, {
+  const fieldType = mapping.field.type as UserfieldType;
+  const { type, multiValued } = attributeTypeOf(fieldType);
+  const takes = TAKES[fieldType] ? `; it ${TAKES[fieldType]}` : '';
+  return attribute(name, isStandardAttribute(mapping) ? 'string' : type, `Stored in the userfield "${label}" (${mapping.field.id})${takes}`, {
     multiValued,
   });
 }
@@ -41,8 +54,8 @@ function addSub(attributes: Attribute[], parent: Attribute, sub: Attribute): voi
  * The User resource for one organization: the core attributes the server stores, plus those the
  * organization maps onto userfields, each extension schema holding only its mapped attributes.
  */
-export function userSchemaFor(mappings: readonly MappedUserfield[]): ResourceSchema {
-  const core = [...USER_ATTRIBUTES];
+export function userSchemaFor(mappings: readonly MappedUserfield[], passwordPolicy: PasswordPolicy): ResourceSchema {
+  const core = userAttributes(passwordPolicy);
   const extensions = new Map<string, Attribute[]>();
   for (const mapping of mappings) {
     if (mapping.schema !== USER_SCHEMA) {

@@ -5,8 +5,8 @@
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 begin;
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "username_key", "email_key", "password_hash") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+insert into "users" ("org_id", "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required", "username_key", "email_key", "password_hash") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/users?limit=2&tags=math&createdDate=2020/.. → 200
@@ -14,32 +14,32 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and (' ' || lower("tags") || ' ') like $2 escape '!' and ("created_date" >= $3 and 1 = 1) order by "created_date", "id" limit 3 offset $4;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and (' ' || lower("tags") || ' ') like $2 escape '!' and ("created_date" >= $3 and 1 = 1) order by "created_date", "id" limit 3 offset $4;
 
 -- GET /api/v5/users?email=ADA@example.com → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "email_key" = $2 order by "created_date", "id" limit 16 offset $3;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "email_key" = $2 order by "created_date", "id" limit 16 offset $3;
 
 -- GET /api/v5/users?limit=50 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
-select case when json_verbatim then '{"id":"' || "id" || '","email":"' || "email" || '","createdDate":"' || "created_date" || '","active":' || case when active then 'true' else 'false' end || ',"updatedDate":"' || "updated_date" || '"' || case when "first_name" <> '' then ',"firstName":"' || "first_name" || '"' else '' end || case when "last_name" <> '' then ',"lastName":"' || "last_name" || '"' else '' end || case when "username" <> '' then ',"username":"' || "username" || '"' else '' end || case when "tags" <> '' then ',"tags":["' || replace("tags", ' ', '","') || '"]' else '' end || case when "locale" <> '' then ',"locale":"' || "locale" || '"' else '' end || case when "last_login_date" <> '' then ',"lastLoginDate":"' || "last_login_date" || '"' else '' end || '}' else '{"id":"' || "id" || '","email":' || to_json("email")::text || ',"createdDate":"' || "created_date" || '","active":' || case when active then 'true' else 'false' end || ',"updatedDate":"' || "updated_date" || '"' || case when "first_name" <> '' then ',"firstName":' || to_json("first_name")::text else '' end || case when "last_name" <> '' then ',"lastName":' || to_json("last_name")::text else '' end || case when "username" <> '' then ',"username":' || to_json("username")::text else '' end || case when "tags" <> '' then ',"tags":[' || replace(to_json("tags")::text, ' ', '","') || ']' else '' end || case when "locale" <> '' then ',"locale":' || to_json("locale")::text else '' end || case when "last_login_date" <> '' then ',"lastLoginDate":"' || "last_login_date" || '"' else '' end || '}' end as "user_json" from "users" where "org_id" = $1 order by "created_date", "id" limit $2 offset $3;
+select case when json_verbatim then '{"id":"' || "id" || '","email":"' || "email" || '","createdDate":"' || "created_date" || '","active":' || case when "active" then 'true' else 'false' end || ',"updatedDate":"' || "updated_date" || '"' || case when "first_name" <> '' then ',"firstName":"' || "first_name" || '"' else '' end || case when "last_name" <> '' then ',"lastName":"' || "last_name" || '"' else '' end || case when "username" <> '' then ',"username":"' || "username" || '"' else '' end || case when "tags" <> '' then ',"tags":["' || replace("tags", ' ', '","') || '"]' else '' end || case when "locale" <> '' then ',"locale":"' || "locale" || '"' else '' end || case when "last_login_date" <> '' then ',"lastLoginDate":"' || "last_login_date" || '"' else '' end || case when "account_type" <> '' then ',"accountType":"' || "account_type" || '"' else '' end || '}' else '{"id":"' || "id" || '","email":' || to_json("email")::text || ',"createdDate":"' || "created_date" || '","active":' || case when "active" then 'true' else 'false' end || ',"updatedDate":"' || "updated_date" || '"' || case when "first_name" <> '' then ',"firstName":' || to_json("first_name")::text else '' end || case when "last_name" <> '' then ',"lastName":' || to_json("last_name")::text else '' end || case when "username" <> '' then ',"username":' || to_json("username")::text else '' end || case when "tags" <> '' then ',"tags":[' || replace(to_json("tags")::text, ' ', '","') || ']' else '' end || case when "locale" <> '' then ',"locale":' || to_json("locale")::text else '' end || case when "last_login_date" <> '' then ',"lastLoginDate":"' || "last_login_date" || '"' else '' end || case when "account_type" <> '' then ',"accountType":"' || "account_type" || '"' else '' end || '}' end as "user_json" from "users" where "org_id" = $1 order by "created_date", "id" limit $2 offset $3;
 
 -- GET /api/v5/users/{user} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2;
 
 -- PUT /api/v5/users/{user} → 204
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "last_name" = $1, "tags" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- POST /api/v5/userfieldcategories → 201
@@ -50,7 +50,7 @@ select * from "userfield_categories" where "org_id" = $1 and "name_key" = $2;
 select count(*) as "count" from "userfield_categories" where "org_id" = $1 and "type" = $2;
 select "id", "order_index", "updated_date" from "userfield_categories" where ("org_id" = $1 and "order_index" >= $2 and "type" = $3) order by "order_index";
 insert into "userfield_categories" ("org_id", "id", "name", "type", "order_index", "created_date", "updated_date", "name_key") values ($1, $2, $3, $4, $5, $6, $7, $8);
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/userfieldcategories → 200
@@ -69,7 +69,7 @@ select count(*) as "count" from "userfields" where "org_id" = $1 and "category_i
 select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
 insert into "userfields" ("org_id", "id", "type", "name", "localized_names", "category_id", "order_index", "required", "options", "constraints", "message", "size", "read_only", "prompt_missing_values", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/userfields?categoryType=public → 200
@@ -87,7 +87,7 @@ select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from 
 update "userfields" set "required" = $1, "prompt_missing_values" = $2, "updated_date" = $3 where "org_id" = $4 and "id" = $5;
 select count(*) as "count" from "userfields" where "org_id" = $1 and "category_id" = $2;
 select "f".*, "c"."name" as "category_name", "c"."type" as "category_type" from "userfields" as "f" left join "userfield_categories" as "c" on "c"."org_id" = "f"."org_id" and "c"."id" = "f"."category_id" where "f"."org_id" = $1 and "f"."id" = $2;
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- PUT /api/v5/users/{user}/userfieldvalues → 204
@@ -98,12 +98,12 @@ select * from "userfields" where "org_id" = $1 and "id" in ($2) for share;
 select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") values ($1, $2, $3, $4) on conflict ("org_id", "user_id", "userfield_id") do update set "value" = "excluded"."value";
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/users/{user}/userfieldvalues → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2;
 select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
 
 -- POST /api/v5/offeringcategories → 201
@@ -114,7 +114,7 @@ select "id" from "offering_categories" where "org_id" = $1 and "name_key" = $2;
 select count(*) as "count" from "offering_categories" where "org_id" = $1;
 select "id", "order_index", "updated_date" from "offering_categories" where ("org_id" = $1 and "order_index" >= $2) order by "order_index";
 insert into "offering_categories" ("org_id", "id", "name", "description", "color", "order_index", "created_date", "updated_date", "name_key") values ($1, $2, $3, $4, $5, $6, $7, $8, $9);
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- POST /api/v5/offerings → 201
@@ -129,7 +129,7 @@ delete from "offering_category_links" where "org_id" = $1 and "offering_id" = $2
 insert into "offering_category_links" ("org_id", "offering_id", "category_id", "position") values ($1, $2, $3, $4);
 select * from "offerings" where "org_id" = $1 and "id" = $2;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = $1 and "offering_id" in ($2) order by "offering_id", "position";
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/offerings?userId={user} → 200
@@ -137,7 +137,7 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2;
 select "offerings".* from "offerings" where "offerings"."org_id" = $1 and exists (select "users"."id" from "users" where "users"."org_id" = $2 and "users"."id" = $3 and "users"."active" = $4) and (("offerings"."registration_begin_date" is null or "offerings"."registration_begin_date" <= $5) and ("offerings"."registration_end_date" is null or "offerings"."registration_end_date" >= $6)) and not exists (select "registrations"."id" from "registrations" where "registrations"."org_id" = $7 and "registrations"."user_id" = $8 and "registrations"."offering_id" = "offerings"."id" and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = $9))) order by "offerings"."order_index", "offerings"."id" limit 16 offset $10;
 select "offering_id", "category_id" from "offering_category_links" where "org_id" = $1 and "offering_id" in ($2) order by "offering_id", "position";
 
@@ -148,7 +148,7 @@ select "title", (("offerings"."registration_begin_date" is null or "offerings"."
 select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
 select "registrations"."status" from "registrations" inner join "offerings" on "offerings"."org_id" = "registrations"."org_id" and "offerings"."id" = "registrations"."offering_id" where "registrations"."org_id" = $1 and "registrations"."user_id" = $2 and "registrations"."offering_id" = $3 and ("registrations"."status" = 'active' or ("registrations"."status" in ('passed', 'failed') and "offerings"."allow_retake" = $4)) order by "registrations"."status";
 insert into "registrations" ("org_id", "id", "user_id", "offering_id", "title", "status", "grade", "grader_id", "grader_comment", "created_date", "updated_date", "begin_date", "last_active_date", "end_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/registrations?status=active&userId={user} → 200
@@ -156,7 +156,7 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 select to_char(min(xact_start) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as watermark
     from pg_stat_get_activity(null)
     where datid = (select oid from pg_database where datname = current_database()) and backend_type = 'client backend';
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2;
 select * from "registrations" where "org_id" = $1 and "status" = $2 and "user_id" = $3 order by "created_date", "id" limit 16 offset $4;
 
 -- PUT /api/v5/registrations/{registration} → 204
@@ -166,7 +166,7 @@ select * from "registrations" where "org_id" = $1 and "id" = $2 for update;
 select * from "offerings" where "org_id" = $1 and "id" = $2;
 update "registrations" set "status" = $1, "grade" = $2, "end_date" = $3, "updated_date" = $4 where "org_id" = $5 and "id" = $6;
 select * from "registrations" where "org_id" = $1 and "id" = $2;
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/agreements → 200
@@ -179,17 +179,17 @@ select * from "agreements" where "org_id" = $1 order by "type" desc limit 16 off
 -- PUT /api/v5/users/{user}/agreements/standard → 204
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
-select "active" from "users" where "org_id" = $1 and "id" = $2 for update;
+select "id", "updated_date" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = $1 where "agreements"."org_id" = $2 and "agreements"."type" = $3 order by "agreements"."type" desc;
 insert into "user_agreements" ("org_id", "user_id", "type", "title", "text", "agreed_date") values ($1, $2, $3, $4, $5, $6) on conflict ("org_id", "user_id", "type") do update set "title" = $7, "text" = $8, "agreed_date" = $9;
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = $1 where "agreements"."org_id" = $2 and "agreements"."type" = $3 order by "agreements"."type" desc;
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
 
 -- GET /api/v5/users/{user}/agreements → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2;
 select "agreements".*, "user_agreements"."title" as "agreed_title", "user_agreements"."text" as "agreed_text", "user_agreements"."agreed_date" from "agreements" left join "user_agreements" on "user_agreements"."org_id" = "agreements"."org_id" and "user_agreements"."type" = "agreements"."type" and "user_agreements"."user_id" = $1 where "agreements"."org_id" = $2 order by "agreements"."type" desc limit 16 offset $3;
 
 -- PUT /api/v5/scimattributes → 204
@@ -207,21 +207,25 @@ update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = 
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
 begin;
-insert into "users" ("org_id", "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id", "username_key", "email_key", "password_hash") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+insert into "users" ("org_id", "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required", "username_key", "email_key", "password_hash") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2;
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) and "userfield_id" in ($3);
 select "user_id", "emails" from "scim_user_emails" where "org_id" = $1 and "user_id" in ($2);
+insert into "scim_requests" ("org_id", "method", "path", "status", "duration_ms", "token_id", "user_agent", "created_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+delete from "scim_requests" where "org_id" = $1 and "seq" <= (select "seq" from "scim_requests" where "org_id" = $2 order by "seq" desc limit $3 offset $4);
 
 -- GET /scim/v2/Users?filter=userName%20eq%20%22grace%40example.com%22 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
 select count(*) as "total" from "users" where "users"."org_id" = $1 and ("users"."username_key" = $2 or ("users"."username_key" is null and "users"."email_key" = $3));
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "users"."org_id" = $1 and ("users"."username_key" = $2 or ("users"."username_key" is null and "users"."email_key" = $3)) order by "created_date", "id" limit $4 offset $5;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "users"."org_id" = $1 and ("users"."username_key" = $2 or ("users"."username_key" is null and "users"."email_key" = $3)) order by "created_date", "id" limit $4 offset $5;
 select "user_id", "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" in ($2) and "userfield_id" in ($3);
 select "user_id", "emails" from "scim_user_emails" where "org_id" = $1 and "user_id" in ($2);
+insert into "scim_requests" ("org_id", "method", "path", "status", "duration_ms", "token_id", "user_agent", "created_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+delete from "scim_requests" where "org_id" = $1 and "seq" <= (select "seq" from "scim_requests" where "org_id" = $2 order by "seq" desc limit $3 offset $4);
 
 -- POST /api/v5/webhooks → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
@@ -232,12 +236,15 @@ commit;
 -- PUT /api/v5/users/{user} → 204
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2 for update;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2 for update;
 update "users" set "first_name" = $1, "updated_date" = $2 where "org_id" = $3 and "id" = $4;
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
-insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
-select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
-update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning "id", "seq";
+select d.webhook_id, d.ordering_key from webhook_deliveries d
+      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where d.org_id = $1 and d.webhook_id = $2 and d.ordering_key = $3
+        and d.status = 'pending' and d.seq < $4 order by d.seq desc limit 1) last) as members) and d.status = 'pending'
+      for share;
 commit;
 
 -- PUT /api/v5/webhooks/{webhook} → 204
@@ -261,21 +268,26 @@ select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_use
 select * from "webhooks" where "org_id" = $1 and "id" = $2;
 begin;
 select "id" from "webhooks" where "org_id" = $1 and "id" = $2 for update;
-select "e"."seq", "e"."id", "e"."type", "e"."created_date", "e"."data", "e"."previous_attributes" from "events" as "e" where "e"."org_id" = $1 and "e"."created_date" >= $2 and "e"."type" in ($3) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $4 and "d"."webhook_id" = $5 and "d"."event_id" = "e"."id" and "d"."status" in ($6, $7)) and "e"."seq" > $8 order by "e"."seq" limit $9;
-insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
-select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
-update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
+select "e"."seq", "e"."id", "e"."type", "e"."created_date", "e"."data", "e"."previous_attributes", "e"."actor_type", "e"."actor_id", "e"."actor_name" from "events" as "e" where "e"."org_id" = $1 and "e"."created_date" >= $2 and "e"."type" in ($3) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $4 and "d"."webhook_id" = $5 and "d"."event_id" = "e"."id" and "d"."status" in ($6, $7)) and "e"."seq" > $8 order by "e"."seq" limit $9;
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning "id", "seq";
+select d.webhook_id, d.ordering_key from webhook_deliveries d
+      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where d.org_id = $1 and d.webhook_id = $2 and d.ordering_key = $3
+        and d.status = 'pending' and d.seq < $4 order by d.seq desc limit 1) last) as members) and d.status = 'pending'
+      for share;
+update "webhook_deliveries" set "next_attempt_at" = $1 where "org_id" = $2 and "id" in ($3);
 commit;
 
 -- GET /api/v5/events?limit=5 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+select "cursor"."after_place", "cursor"."unplaced", "page"."id", "page"."type", "page"."created_date", "page"."data", "page"."previous_attributes", "page"."actor_type", "page"."actor_id", "page"."actor_name" from (select (select coalesce(position, 0) as "position" from "events" where "org_id" = $1 and "id" = $2) as "after_place", exists (select "seq" from "events" where "org_id" = $3 and "position" is null) as "unplaced") as "cursor" left join lateral (select "id", "type", "created_date", "data", "previous_attributes", "actor_type", "actor_id", "actor_name" from "events" where "org_id" = $4 and "position" > coalesce(nullif(cursor.after_place, 0), $5) order by "position" limit $6) as "page" on true;
 select "seq" from "events" where "org_id" = $1 and "position" is null limit $2;
 begin;
 insert into event_feeds (org_id, last_position) values ($1, 0)
       on conflict (org_id) do update set last_position = event_feeds.last_position;
 with ranked as (
         select seq, row_number() over (order by seq) as n from events
-        where org_id = $1 and position is null order by seq limit 10000
+        where org_id = $1 and position is null order by seq limit 2000
       ), placed as (
         update events set position = (select last_position from event_feeds where org_id = $2) + ranked.n
         from ranked where events.org_id = $3 and events.seq = ranked.seq
@@ -284,7 +296,7 @@ with ranked as (
       update event_feeds set last_position = (select max(position) from placed)
       where org_id = $4 and exists (select 1 from placed);
 commit;
-select "id", "type", "created_date", "data", "previous_attributes" from "events" where "org_id" = $1 and "position" > $2 order by "position" limit $3;
+select "cursor"."after_place", "cursor"."unplaced", "page"."id", "page"."type", "page"."created_date", "page"."data", "page"."previous_attributes", "page"."actor_type", "page"."actor_id", "page"."actor_name" from (select (select coalesce(position, 0) as "position" from "events" where "org_id" = $1 and "id" = $2) as "after_place", exists (select "seq" from "events" where "org_id" = $3 and "position" is null) as "unplaced") as "cursor" left join lateral (select "id", "type", "created_date", "data", "previous_attributes", "actor_type", "actor_id", "actor_name" from "events" where "org_id" = $4 and "position" > coalesce(nullif(cursor.after_place, 0), $5) order by "position" limit $6) as "page" on true;
 
 -- POST /scim/v2/Groups → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
@@ -293,31 +305,43 @@ select "id", "display_name" from "scim_groups" where "org_id" = $1 and "tag_key"
 insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
 commit;
 select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+insert into "scim_requests" ("org_id", "method", "path", "status", "duration_ms", "token_id", "user_agent", "created_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+delete from "scim_requests" where "org_id" = $1 and "seq" <= (select "seq" from "scim_requests" where "org_id" = $2 order by "seq" desc limit $3 offset $4);
 
 -- POST /scim/v2/Groups → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
 select "id", "display_name" from "scim_groups" where "org_id" = $1 and "tag_key" = $2;
 insert into "scim_groups" ("org_id", "id", "display_name", "tag", "tag_key", "external_id", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
 update "users" set "tags" = $1, "updated_date" = $2 where "org_id" = $3 and "id" in ($4);
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
-insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
-select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $1 and "d"."webhook_id" in ($2) and "d"."ordering_key" in ($3) and "d"."status" = $4 and "d"."id" not in ($5) and not exists (select "later"."id" from "webhook_deliveries" as "later" where "later"."org_id" = "d"."org_id" and "later"."webhook_id" = "d"."webhook_id" and "later"."ordering_key" = "d"."ordering_key" and "later"."status" = $6 and "later"."seq" > "d"."seq" and "later"."id" not in ($7)) for share;
-update "webhook_deliveries" as "d" set "next_attempt_at" = $1 where "d"."org_id" = $2 and "d"."id" in ($3) and exists (select "earlier"."id" from "webhook_deliveries" as "earlier" where "earlier"."org_id" = "d"."org_id" and "earlier"."webhook_id" = "d"."webhook_id" and "earlier"."ordering_key" = "d"."ordering_key" and "earlier"."status" = $4 and "earlier"."seq" < "d"."seq");
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning "id", "seq";
+select d.webhook_id, d.ordering_key from webhook_deliveries d
+      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where d.org_id = $1 and d.webhook_id = $2 and d.ordering_key = $3
+        and d.status = 'pending' and d.seq < $4 order by d.seq desc limit 1) last) as members) and d.status = 'pending'
+      for share;
+update "webhook_deliveries" set "next_attempt_at" = $1 where "org_id" = $2 and "id" in ($3);
 commit;
 select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+insert into "scim_requests" ("org_id", "method", "path", "status", "duration_ms", "token_id", "user_agent", "created_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+delete from "scim_requests" where "org_id" = $1 and "seq" <= (select "seq" from "scim_requests" where "org_id" = $2 order by "seq" desc limit $3 offset $4);
 
 -- GET /scim/v2/Groups?excludedAttributes=members → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select count(*) as "total" from "scim_groups" where "scim_groups"."org_id" = $1 and (1 = 1);
 select * from "scim_groups" where "scim_groups"."org_id" = $1 and (1 = 1) order by "created_date", "id" limit $2 offset $3;
 select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (1 = 1)) order by "created_date", "id";
+insert into "scim_requests" ("org_id", "method", "path", "status", "duration_ms", "token_id", "user_agent", "created_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+delete from "scim_requests" where "org_id" = $1 and "seq" <= (select "seq" from "scim_requests" where "org_id" = $2 order by "seq" desc limit $3 offset $4);
 
 -- GET /scim/v2/Groups/{group} → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 select * from "scim_groups" where "org_id" = $1 and "id" = $2;
 select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
+insert into "scim_requests" ("org_id", "method", "path", "status", "duration_ms", "token_id", "user_agent", "created_date") values ($1, $2, $3, $4, $5, $6, $7, $8);
+delete from "scim_requests" where "org_id" = $1 and "seq" <= (select "seq" from "scim_requests" where "org_id" = $2 order by "seq" desc limit $3 offset $4);
 
 -- DELETE /api/v5/userfields/{field} → 204
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
@@ -333,7 +357,7 @@ update "users" set "updated_date" = $1 where "org_id" = $2 and "id" in ($3);
 delete from "userfield_values" where "org_id" = $1 and "userfield_id" = $2 and "user_id" in ($3);
 delete from "userfields" where "org_id" = $1 and "id" = $2;
 select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10), ($11, $12, $13, $14, $15, $16, $17, $18, $19, $20);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
@@ -345,10 +369,26 @@ select * from "offerings" where "org_id" = $1 and "id" = $2 for update;
 select "status" from "registrations" where "org_id" = $1 and "offering_id" = $2 for update;
 rollback;
 
+-- PUT /api/v5/users/{user} → 204
+select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
+select "password_hash" from "users" where "org_id" = $1 and "id" = $2;
+begin;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2 for update;
+update "users" set "password_hash" = $1, "updated_date" = $2, "sessions_valid_after" = $3 where "org_id" = $4 and "id" = $5;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning "id", "seq";
+select d.webhook_id, d.ordering_key from webhook_deliveries d
+      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where d.org_id = $1 and d.webhook_id = $2 and d.ordering_key = $3
+        and d.status = 'pending' and d.seq < $4 order by d.seq desc limit 1) last) as members) and d.status = 'pending'
+      for share;
+update "webhook_deliveries" set "next_attempt_at" = $1 where "org_id" = $2 and "id" in ($3);
+commit;
+
 -- DELETE /api/v5/users/{user} → 204
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
 begin;
-select "id", "first_name", "last_name", "username", "email", "locale", "tags", "created_date", "updated_date", "last_login_date", "active", "external_id" from "users" where "org_id" = $1 and "id" = $2;
+select "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required" from "users" where "org_id" = $1 and "id" = $2;
 delete from "users" where "org_id" = $1 and "id" = $2;
-with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes") values ($1, $2, $3, $4, $5, $6) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
+with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;

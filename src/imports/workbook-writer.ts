@@ -1,0 +1,118 @@
+import { streamedZip } from '../lib/streamed-zip.js';
+
+/**
+ * An Excel workbook (.xlsx) of one sheet, written row after row as the rows come: strings inline in
+ * their cells (a shared-strings table would have to be complete before the first row is written),
+ * dates as day numbers with a date format, as Excel keeps them. Memory holds a chunk of the sheet's
+ * XML and the zip's deflate window, however many rows.
+ */
+
+export type SheetCell = string | number | boolean | Date | null;
+
+const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const RELATIONSHIPS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PACKAGE_RELATIONSHIPS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+/** The style of a date cell: cellXfs' second entry, with the format of numFmts. */
+const DATE_STYLE = 1;
+/** A chunk of the sheet's XML, about this many characters, deflated at a time. */
+const CHUNK = 64 * 1024;
+const DAY_MS = 86_400_000;
+/** Day 0 of Excel's 1900 date system, 1899-12-30, from the Unix epoch in days. */
+const EXCEL_EPOCH_DAYS = 25_569;
+
+/** The parts besides the sheet, the same for every workbook but for the sheet's name. */
+function fixedParts(sheetName: string): [string, string][] {
+  return [
+    [
+      '[Content_Types].xml',
+      `${DECLARATION}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+        '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+        '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>',
+    ],
+    [
+      '_rels/.rels',
+      `${DECLARATION}<Relationships xmlns="${PACKAGE_RELATIONSHIPS}">` +
+        `<Relationship Id="rId1" Type="${RELATIONSHIPS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      'xl/workbook.xml',
+      `${DECLARATION}<workbook xmlns="${MAIN}" xmlns:r="${RELATIONSHIPS}"><sheets>` +
+        `<sheet name="${escaped(sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `${DECLARATION}<Relationships xmlns="${PACKAGE_RELATIONSHIPS}">` +
+        `<Relationship Id="rId1" Type="${RELATIONSHIPS}/worksheet" Target="worksheets/sheet1.xml"/>` +
+        `<Relationship Id="rId2" Type="${RELATIONSHIPS}/styles" Target="styles.xml"/></Relationships>`,
+    ],
+    [
+      'xl/styles.xml',
+      `${DECLARATION}<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="mm/dd/yyyy"/></numFmts>` +
+        '<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>' +
+        '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+        '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+        '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+        '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+        '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs></styleSheet>',
+    ],
+  ];
+}
+
+/** XML's five special characters escaped, and the control characters XML 1.0 cannot hold at all left out. */
+function escaped(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- these are the characters to remove
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replace(/[&<>"]/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[character]!)
+  );
+}
+
+/** A column's letters: 0 is A, 25 Z, 26 AA. */
+function columnName(index: number): string {
+  let name = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+function cellXml(cell: SheetCell, reference: string): string {
+  if (cell === null) return '';
+  if (typeof cell === 'number') return `<c r="${reference}"><v>${cell}</v></c>`;
+  if (typeof cell === 'boolean') return `<c r="${reference}" t="b"><v>${cell ? 1 : 0}</v></c>`;
+  if (cell instanceof Date) return `<c r="${reference}" s="${DATE_STYLE}"><v>${cell.getTime() / DAY_MS + EXCEL_EPOCH_DAYS}</v></c>`;
+  // Spaces at either end are kept only when the text says so.
+  const space = /^\s|\s$/.test(cell) ? ' xml:space="preserve"' : '';
+  return `<c r="${reference}" t="inlineStr"><is><t${space}>${escaped(cell)}</t></is></c>`;
+}
+
+/** The sheet's XML, in chunks of about CHUNK characters. */
+async function* sheetXml(rows: AsyncIterable<readonly SheetCell[]>): AsyncGenerator<string> {
+  let chunk = `${DECLARATION}<worksheet xmlns="${MAIN}"><sheetData>`;
+  const columns: string[] = [];
+  let number = 0;
+  for await (const row of rows) {
+    number++;
+    chunk += `<row r="${number}">`;
+    row.forEach((cell, index) => {
+      chunk += cellXml(cell, `${(columns[index] ??= columnName(index))}${number}`);
+    });
+    chunk += '</row>';
+    if (chunk.length >= CHUNK) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield `${chunk}</sheetData></worksheet>`;
+}
+
+/** Writes a workbook of one sheet, `sheetName`, holding `rows`, through `write` (see streamedZip). */
+export async function writeWorkbook(sheetName: string, rows: AsyncIterable<readonly SheetCell[]>, write: (bytes: Buffer) => Promise<void>) {
+  const zip = streamedZip(write);
+  for (const [name, content] of fixedParts(sheetName)) await zip.entry(name, [content]);
+  await zip.entry('xl/worksheets/sheet1.xml', sheetXml(rows));
+  await zip.end();
+}
