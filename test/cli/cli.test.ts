@@ -20,6 +20,8 @@ import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ID = /^[0-9a-f]{32}$/;
 const TOKEN = /^tpa_[A-Za-z0-9_-]{43}$/;
+/** setpriv's arguments that take from root the power to read and search whatever the file modes say. */
+const WITHOUT_FILE_MODE_BYPASS = ['--bounding-set', '-dac_override,-dac_read_search', '--inh-caps', '-dac_override,-dac_read_search'];
 
 interface Run {
   code: number;
@@ -496,15 +498,14 @@ describe('command line: settings that cannot work and an environment that fails'
     try {
       const path = join(locked, 'training-api.db');
       assert.equal((await cli({ DATABASE_URL: `sqlite:${path}` }, 'migrate')).code, 0);
-      // Root reads anything: the command then runs as nobody, to whom the directory (0700) is closed.
-      const asRoot = process.getuid?.() === 0;
-      if (!asRoot) await chmod(locked, 0o000);
+      await chmod(locked, 0o000);
+      // Root reads anything: as root the command runs without the capabilities that bypass file modes.
+      // (Running it as another user instead fails earlier when node itself lives where that user cannot go.)
+      const command = [process.execPath, join(REPO_ROOT, 'bin/training-api.js'), 'orgs', 'list'];
+      const [file, ...args] = process.getuid?.() === 0 ? ['setpriv', ...WITHOUT_FILE_MODE_BYPASS, ...command] : command;
       const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = execFile(
-          process.execPath,
-          [join(REPO_ROOT, 'bin/training-api.js'), 'orgs', 'list'],
-          { env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${path}` }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) },
-          (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
+        const child = execFile(file!, args, { env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${path}` } }, (_error, _stdout, stderr) =>
+          resolve({ code: child.exitCode, stderr }),
         );
       });
       assert.equal(run.code, 1, run.stderr);
