@@ -4,7 +4,10 @@
  *
  * - one endpoint draining 10,000 events (target: 1,000 deliveries a second or more);
  * - 100 endpoints draining 100 events each, together (target: 3,000 a second or more);
- * - another organization's GET /users/{id} p99 during the 100 endpoints' drain (target: under 2 s);
+ * - another organization's reads during the 100 endpoints' drain, from the first delivery to the last (target: p99 under
+ *   2 s throughout): GET /users/{id} and GET /users?limit=100 in turn with its own token, READ_RATE requests a second
+ *   (default 50) over READ_CONNECTIONS connections (default 4), from a process of its own (bench/steady-reader.ts);
+ *   any answer but 200 fails the run;
  * - one endpoint's rate with 100,000 events queued against its rate with 1,000 (target: within 20%); the
  *   deep backlog is measured over its first DEEP_MEASURED deliveries, 90,000 still queued behind them.
  *
@@ -39,16 +42,16 @@ import { now } from '../src/lib/time.js';
 import { organizationsRepository } from '../src/tenancy/organizations.repository.js';
 import { usersService } from '../src/resources/users/users.service.js';
 import { ensureSelfSignedCertificate } from '../src/server/tls-certificate.js';
-import type { LoadResult } from './load-generator.js';
+import type { SteadyReadResult } from './steady-reader.js';
 import type { Engine } from './options.js';
 import { cpuSeconds, forkWorker, ROOT, startApiServer } from './processes.js';
 import { median } from './stats.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const DEEP_MEASURED = Number(process.env.DEEP_MEASURED ?? 10_000);
-/** Connections of the other organization's GET load, and how long it runs (within the drain). */
-const LOAD_CONNECTIONS = 10;
-const LOAD_SECONDS = 3;
+/** Connections of the other organization's reads, and their rate (requests a second in all). */
+const READ_CONNECTIONS = Number(process.env.READ_CONNECTIONS ?? 4);
+const READ_RATE = Number(process.env.READ_RATE ?? 50);
 const EVENTS_PER_TRANSACTION = 1000;
 
 interface Scenario {
@@ -58,7 +61,7 @@ interface Scenario {
   eventsPerEndpoint: number;
   /** Deliveries measured (all when undefined). */
   measured?: number;
-  /** Another organization's GETs during the drain. */
+  /** Another organization's reads during the drain. */
   load?: boolean;
   target: string;
 }
@@ -66,7 +69,7 @@ interface Scenario {
 const SCENARIOS: Scenario[] = [
   { id: 'one-endpoint', title: 'one endpoint, 10,000 queued', endpoints: 1, eventsPerEndpoint: 10_000, target: '>= 1,000/s' },
   { id: 'fan-out', title: '100 endpoints, 100 queued each', endpoints: 100, eventsPerEndpoint: 100, target: '>= 3,000/s' },
-  { id: 'fan-out-load', title: '100 endpoints, another org GETs', endpoints: 100, eventsPerEndpoint: 100, load: true, target: 'p99 < 2 s' },
+  { id: 'fan-out-load', title: '100 endpoints, another org reads', endpoints: 100, eventsPerEndpoint: 100, load: true, target: 'p99 < 2 s' },
   { id: 'small-backlog', title: 'one endpoint, 1,000 queued', endpoints: 1, eventsPerEndpoint: 1000, target: 'reference' },
   {
     id: 'deep-backlog',
@@ -142,9 +145,8 @@ interface Figures {
   rate: number;
   seconds: number;
   delivered: number;
-  p99?: number;
-  p50?: number;
-  loadRps?: number;
+  /** The other organization's reads during the drain. */
+  reads?: SteadyReadResult;
   /** The server's CPU time (user and system) per delivery measured, in milliseconds: what a loaded machine changes least. */
   cpuMsPerDelivery?: number;
   /** Milliseconds to queue the first and the last transaction of events: the writes' cost as the backlog grows. */
@@ -155,7 +157,7 @@ interface Figures {
 async function runScenario(engine: Engine, scenario: Scenario, runDir: string, tls: { certFile: string; keyFile: string }): Promise<Figures> {
   const database = await freshDatabase(engine, runDir);
   const receiver = await startReceiver();
-  const load = scenario.load ? forkWorker('load-generator.js') : undefined;
+  const reader = scenario.load ? forkWorker('steady-reader.js') : undefined;
   try {
     const { db } = database.handle;
     await migrateToLatest(db);
@@ -223,24 +225,29 @@ async function runScenario(engine: Engine, scenario: Scenario, runDir: string, t
       nodeArgs: process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [],
     });
     try {
-      let loadResult: LoadResult | undefined;
       await until(() => receiver.received() > 0, 'the first delivery', 60_000);
       const cpuAtFirst = cpuSeconds(server.pid);
-      if (load) {
-        loadResult = await load.call<LoadResult>({
-          job: {
-            origin: server.origin,
-            token,
-            planKey: `${engine}/${scenario.id}/${newId()}`,
-            plan: { method: 'GET', paths: userIds.map((id) => `/api/v5/users/${id}`) },
-            connections: LOAD_CONNECTIONS,
-            seconds: LOAD_SECONDS,
+      // The other organization reads from the first delivery to the last, with its own token.
+      await reader?.call({
+        start: {
+          origin: server.origin,
+          token,
+          paths: {
+            get: userIds.map((id) => `/api/v5/users/${id}`),
+            list: ['/api/v5/users?limit=100', '/api/v5/users?limit=100&offset=100'],
           },
-        });
-        if (receiver.received() >= measured) console.warn(`${scenario.id}: the drain ended before the GET load did; its p99 is partly after it`);
-      }
+          connections: READ_CONNECTIONS,
+          rate: READ_RATE,
+        },
+      });
       await until(() => receiver.received() >= measured, `${measured} deliveries`, 600_000);
       const cpuAtEnd = cpuSeconds(server.pid);
+      const reads = await reader?.call<SteadyReadResult>({ stop: true });
+      if (reads) {
+        if (Object.keys(reads.failures).length > 0)
+          throw new Error(`${scenario.id}: the other organization's reads failed: ${JSON.stringify(reads.failures)}`);
+        if (reads.all.requests < 10) throw new Error(`${scenario.id}: only ${reads.all.requests} reads answered during the drain`);
+      }
       const seconds = (receiver.times[measured - 1]! - receiver.firstAt()) / 1000;
       return {
         rate: (measured - 1) / seconds,
@@ -249,13 +256,13 @@ async function runScenario(engine: Engine, scenario: Scenario, runDir: string, t
         queueFirstMs: queueMs[0]!,
         queueLastMs: queueMs.at(-1)!,
         ...(cpuAtFirst === undefined || cpuAtEnd === undefined ? {} : { cpuMsPerDelivery: ((cpuAtEnd - cpuAtFirst) * 1000) / (measured - 1) }),
-        ...(loadResult ? { p50: loadResult.p50, p99: loadResult.p99, loadRps: loadResult.rps } : {}),
+        ...(reads ? { reads } : {}),
       };
     } finally {
       await server.stop();
     }
   } finally {
-    await load?.stop();
+    await reader?.stop();
     await receiver.stop();
     await database.drop().catch(() => {});
   }
@@ -283,7 +290,17 @@ try {
       const rounds: Figures[] = [];
       for (let round = 0; round < ROUNDS; round++) rounds.push(await runScenario(engine, scenario, runDir, tls));
       const rate = median(rounds.map((figures) => figures.rate));
-      const p99 = scenario.load ? median(rounds.map((figures) => figures.p99!)) : undefined;
+      const p99 = scenario.load ? median(rounds.map((figures) => figures.reads!.all.p99)) : undefined;
+      const reads = scenario.load
+        ? (['get', 'list'] as const)
+            .map(
+              (kind) =>
+                `${kind} p50 ${median(rounds.map((figures) => figures.reads!.byKind[kind]!.p50)).toFixed(0)} p99 ${median(rounds.map((figures) => figures.reads!.byKind[kind]!.p99)).toFixed(0)}`,
+            )
+            .join(', ') +
+          `, worst 1 s window p99 ${Math.max(...rounds.map((figures) => figures.reads!.worstWindowP99)).toFixed(0)} ms, max ${Math.max(...rounds.map((figures) => figures.reads!.all.max)).toFixed(0)} ms` +
+          `, ${median(rounds.map((figures) => figures.reads!.all.requests)).toFixed(0)} reads at ${median(rounds.map((figures) => figures.reads!.rps)).toFixed(0)}/s`
+        : undefined;
       const cpuMs = rounds.every((figures) => figures.cpuMsPerDelivery !== undefined)
         ? median(rounds.map((figures) => figures.cpuMsPerDelivery!))
         : undefined;
@@ -299,7 +316,7 @@ try {
       console.log(
         `${engine.padEnd(8)} ${scenario.title.padEnd(48)} ${rate.toFixed(0).padStart(6)} deliveries/s` +
           `${cpuMs === undefined ? '' : `, server CPU ${cpuMs.toFixed(2)} ms each`}` +
-          `${p99 === undefined ? '' : `, other org GET p99 ${p99.toFixed(0)} ms`}  (rounds: ${rounds.map((figures) => figures.rate.toFixed(0)).join(', ')}; target ${scenario.target})` +
+          `${p99 === undefined ? '' : `, other org p99 ${p99.toFixed(0)} ms (${reads})`}  (rounds: ${rounds.map((figures) => figures.rate.toFixed(0)).join(', ')}; target ${scenario.target})` +
           `; queueing the first and last ${EVENTS_PER_TRANSACTION} events: ${median(rounds.map((figures) => figures.queueFirstMs)).toFixed(0)} and ${median(rounds.map((figures) => figures.queueLastMs)).toFixed(0)} ms`,
       );
     }
