@@ -143,7 +143,10 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   limiter?.screenAddresses();
   const replicas = options.database?.replicas;
   if (replicas) registerReadRouting(app, { db: options.db, allReplayed: (lsn) => replicas.allReplayed(lsn) });
-  registerAuthentication(app, tokensService(options.db, options.tokenRevocations), limiter?.beforeTokenRefusal);
+  const tokens = tokensService(options.db, options.tokenRevocations);
+  registerAuthentication(app, tokens, limiter?.beforeTokenRefusal);
+  // The last uses gathered and not yet written (tokens.service.ts), before the database is closed.
+  app.addHook('onClose', async () => void (await tokens.flushLastUses()));
   limiter?.countRequests();
   registerScopeCheck(app);
   registerNotFound(app);

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Caller } from './caller.js';
 import { DEFAULT_SCOPES, type Scope } from './scopes.js';
 import { hashSecret, isWellFormedAccessToken, newSecret, SECRET_PREFIXES } from './secrets.js';
 import type { Database } from '../db/schema.js';
+import { isPostgres } from '../db/locking.js';
 import { inTransaction } from '../db/unit-of-work.js';
 import type { RevocationWatch } from '../db/token-revocations.js';
 import { SERVER_ACTOR, type Actor } from '../lib/actors.js';
@@ -14,6 +15,14 @@ import { tokensRepository, type AccessTokenRow } from './tokens.repository.js';
 
 /** How stale `last_used_date` may get before a request writes it again (keeps GETs free of writes). */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/**
+ * How long the last uses noted are gathered before they are written, together: the request that notes one
+ * does not wait for it, and a burst of first uses (every token of a fleet in the first seconds) costs a
+ * commit a second rather than one each. Shown last uses stay within the resolution above plus this.
+ */
+const LAST_USED_GATHER_MS = 1000;
+/** Most last uses written by one statement (PostgreSQL) or turn (SQLite). */
+const LAST_USED_CHUNK = 500;
 /** How long a resolved token is kept at most, should a revocation notice ever be missed. */
 const RESOLVED_TOKEN_MAX_AGE_MS = 10_000;
 /** Most tokens kept; beyond it the oldest are forgotten (they are simply looked up again). */
@@ -92,14 +101,103 @@ function factsOf(row: AccessTokenRow): RowFacts {
   return facts;
 }
 
+interface TokensServiceOptions {
+  /** How long last uses are gathered before they are written (LAST_USED_GATHER_MS). */
+  lastUseGatherMs?: number;
+}
+
+/** A last use noted and not yet written. */
+interface PendingUse {
+  orgId: string;
+  id: string;
+  stamp: string;
+  /** Put back when the write fails, so that a later request notes the use again. */
+  undo(): void;
+}
+
 /**
  * With a revocation watch, the token check keeps what it resolved (by hash) for as long as no token
  * has been revoked anywhere, so most requests cost no lookup; without one, every request looks up.
+ * Last uses are written in the background, gathered (`flushLastUses` writes what is gathered at once).
  */
-export function tokensService(db: Kysely<Database>, revocations?: RevocationWatch) {
+export function tokensService(db: Kysely<Database>, revocations?: RevocationWatch, options: TokensServiceOptions = {}) {
   const tokens = tokensRepository(db);
   const resolved = new Map<string, ResolvedToken>();
   let resolvedEpoch: number | undefined;
+  const gatherMs = options.lastUseGatherMs ?? LAST_USED_GATHER_MS;
+  /** Last uses to write, by token id. */
+  let pending = new Map<string, PendingUse>();
+  let flushTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Writes last uses together: on PostgreSQL one statement (an update joined to their values), on SQLite one
+   * update each, issued in the same turn, so that they commit together (sqlite-dialect.ts).
+   */
+  async function touchAll(uses: readonly PendingUse[]): Promise<void> {
+    if (uses.length === 1 || !isPostgres(db)) {
+      await Promise.all(uses.map((use) => tokens.touch(use.orgId, use.id, use.stamp)));
+      return;
+    }
+    const values = sql.join(uses.map((use) => sql`(${use.orgId}, ${use.id}, ${use.stamp})`));
+    await sql`update access_tokens as t set last_used_date = v.stamp from (values ${values}) as v (org_id, id, stamp)
+      where t.org_id = v.org_id and t.id = v.id`.execute(db);
+  }
+
+  /** Writes the gathered last uses, LAST_USED_CHUNK at a time in key order; resolves to how many were written. */
+  async function flushLastUses(): Promise<number> {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const uses = [...pending.values()].sort((a, b) => (a.orgId === b.orgId ? (a.id < b.id ? -1 : 1) : a.orgId < b.orgId ? -1 : 1));
+    pending = new Map();
+    // One flush at a time, so that two never lock the same rows in opposite orders.
+    const written = flushing.then(async () => {
+      let count = 0;
+      for (let start = 0; start < uses.length; start += LAST_USED_CHUNK) {
+        const chunk = uses.slice(start, start + LAST_USED_CHUNK);
+        try {
+          await touchAll(chunk);
+          count += chunk.length;
+        } catch {
+          // Not written: the next request with each of these tokens notes its use again.
+          for (const use of chunk) use.undo();
+        }
+      }
+      return count;
+    });
+    flushing = written;
+    return written;
+  }
+
+  /**
+   * When this process last noted each token's use (written or waiting): concurrent first requests look the
+   * row up apart, and a row is looked up again every few seconds, so the row's own figure is not enough.
+   */
+  const lastNoted = new Map<string, number>();
+
+  /** Notes a token's use, to be written with the others gathered; the request does not wait for it. */
+  function noteUse(row: AccessTokenRow, facts: RowFacts, at: number): void {
+    const stamp = toTimestamp(new Date(at));
+    if (lastNoted.size >= RESOLVED_TOKENS_MAX) {
+      for (const [id, noted] of lastNoted) if (at - noted >= LAST_USED_RESOLUTION_MS) lastNoted.delete(id);
+      if (lastNoted.size >= RESOLVED_TOKENS_MAX) lastNoted.clear();
+    }
+    lastNoted.set(row.id, at);
+    row.last_used_date = stamp;
+    facts.lastUsedAt = at;
+    pending.set(row.id, {
+      orgId: row.org_id,
+      id: row.id,
+      stamp,
+      undo: () => {
+        if (lastNoted.get(row.id) === at) lastNoted.delete(row.id);
+      },
+    });
+    if (!flushTimer) {
+      flushTimer = setTimeout(() => void flushLastUses(), gatherMs);
+      flushTimer.unref();
+    }
+  }
 
   /** The token's row if it is kept (resolved before, and no token revoked anywhere since). */
   function keptRow(hash: string): AccessTokenRow | undefined {
@@ -127,20 +225,19 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
     return row;
   }
 
-  /** The caller of a usable token's row, or the Unauthenticated refusal that says why not; waits only when the last use must be written. */
-  function callerOf(row: AccessTokenRow | undefined): Caller | Promise<Caller> {
+  /** The caller of a usable token's row, or the Unauthenticated refusal that says why not; notes its use when the last one written is stale. */
+  function callerOf(row: AccessTokenRow | undefined): Caller {
     if (!row) throw new Unauthenticated('The access token is invalid');
     if (row.revoked_date) throw new Unauthenticated('The access token has been revoked');
     const facts = factsOf(row);
     const at = Date.now();
     if (facts.expiresAt <= at) throw new Unauthenticated('The access token has expired');
     if (at - facts.lastUsedAt < LAST_USED_RESOLUTION_MS) return facts.caller;
-    const stamp = now();
-    return tokens.touch(row.org_id, row.id, stamp).then(() => {
-      row.last_used_date = stamp;
-      facts.lastUsedAt = Date.parse(stamp);
-      return facts.caller;
-    });
+    // Another row of the token (looked up apart) may have noted a later use; never used, lastUsedAt is NaN.
+    const noted = lastNoted.get(row.id);
+    if (noted !== undefined && !(noted <= facts.lastUsedAt)) facts.lastUsedAt = noted;
+    if (!(at - facts.lastUsedAt < LAST_USED_RESOLUTION_MS)) noteUse(row, facts, at);
+    return facts.caller;
   }
 
   return {
@@ -215,5 +312,8 @@ export function tokensService(db: Kysely<Database>, revocations?: RevocationWatc
       const kept = keptRow(hash);
       return kept ? callerOf(kept) : lookUp(hash).then(callerOf);
     },
+
+    /** Writes the last uses gathered now (at shutdown, and in tests); resolves to how many tokens' were written. */
+    flushLastUses,
   };
 }

@@ -41,6 +41,33 @@ for (const engine of ENGINES) {
       assert.throws(() => tokens.authenticate('not a token'), /The access token is invalid/);
     });
 
+    it('gathers first uses and writes them together, each token once a minute, without the request waiting', async () => {
+      const [a, b] = [await tokensService(database.db).create(orgId), await tokensService(database.db).create(orgId)];
+      // Gathered for an hour: only the flush below writes.
+      const tokens = tokensService(database.db, manualWatch(), { lastUseGatherMs: 3_600_000 });
+      const lastUses = async () =>
+        Object.fromEntries(
+          (await database.db.selectFrom('access_tokens').select(['id', 'last_used_date']).where('id', 'in', [a.info.id, b.info.id]).execute()).map(
+            (row) => [row.id, row.last_used_date],
+          ),
+        );
+      const before = now();
+      const callers = await Promise.all(Array.from({ length: 10 }, (_, n) => tokens.authenticate((n % 2 === 0 ? a : b).token)));
+      assert.deepEqual(new Set(callers.map((caller) => caller.tokenId)), new Set([a.info.id, b.info.id]));
+      // Answered, and nothing written yet.
+      assert.deepEqual(await lastUses(), { [a.info.id]: null, [b.info.id]: null });
+      assert.equal(await tokens.flushLastUses(), 2, 'one write for each token, whatever its requests');
+      const written = await lastUses();
+      const after = now();
+      for (const id of [a.info.id, b.info.id])
+        assert.ok(written[id]! >= before && written[id]! <= after, `${id}: ${written[id]} within the requests`);
+      // Within the minute, further uses write nothing; the listing shows the use written.
+      await Promise.all([tokens.authenticate(a.token), tokens.authenticate(b.token)]);
+      assert.equal(await tokens.flushLastUses(), 0);
+      const listed = await tokensService(database.db).list(orgId);
+      assert.equal(listed.find((info) => info.id === a.info.id)?.lastUsedDate, written[a.info.id]);
+    });
+
     it('does not keep a row whose lookup ran while a revocation was noticed', async () => {
       const watch = manualWatch();
       const tokens = tokensService(database.db, watch);

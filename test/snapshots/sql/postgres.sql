@@ -3,7 +3,6 @@
 
 -- POST /api/v5/users → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
-update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 begin;
 insert into "users" ("org_id", "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required", "username_key", "email_key", "password_hash") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
 with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
@@ -203,7 +202,6 @@ commit;
 
 -- POST /scim/v2/Users → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
-update "access_tokens" set "last_used_date" = $1 where "org_id" = $2 and "id" = $3;
 select * from "scim_attribute_mappings" where "org_id" = $1 order by "attribute_key";
 select * from "userfields" where "org_id" = $1 and "id" in ($2);
 begin;

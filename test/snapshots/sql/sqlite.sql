@@ -4,7 +4,6 @@
 
 -- POST /api/v5/users → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
-update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 insert into "users" ("org_id", "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required", "username_key", "email_key", "password_hash") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date" is null;
@@ -175,7 +174,6 @@ insert into "scim_attribute_mappings" ("org_id", "attribute", "attribute_key", "
 
 -- POST /scim/v2/Users → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
-update "access_tokens" set "last_used_date" = ? where "org_id" = ? and "id" = ?;
 select * from "scim_attribute_mappings" where "org_id" = ? order by "attribute_key";
 select * from "userfields" where "org_id" = ? and "id" in (?);
 insert into "users" ("org_id", "id", "email", "created_date", "active", "updated_date", "first_name", "last_name", "username", "tags", "locale", "last_login_date", "account_type", "external_id", "password_change_required", "username_key", "email_key", "password_hash") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
