@@ -11,13 +11,14 @@
  * interleaved rounds by autocannon from the load generator's process: GET /users/{id} of 1,000 users
  * (in `many`, one in each of 1,000 organizations spread over them) and the first page of GET
  * /users?limit=100 (in `many`, of those 1,000 organizations in turn). Each user is read with a token
- * of its own, of its organization, on both sides: a token's first use in a minute writes its last use,
- * which would otherwise be counted against `many` alone.
+ * of its own, of its organization, on both sides, so that both pay alike for the writes of the tokens'
+ * last uses (gathered by the server, each token's at most once a minute).
  * The ratio is `many`'s requests a second over `one`'s, paired per round; medians of ROUNDS rounds.
  *
  *   npm run bench:many-organizations                                         # SQLite, and PostgreSQL when BENCH_POSTGRES_URL is set
  *   ENGINES=postgres BENCH_POSTGRES_URL=postgres://... npm run bench:many-organizations
  *   USERS=100000 ROUNDS=3 SECONDS=2 npm run bench:many-organizations         # a quicker run at a tenth of the size
+ *   USERS=100000 PER_ORG=100 ...                                             # 1,000 organizations of 100 against one of 100,000
  *   PROFILE_DIR=/tmp/profiles npm run bench:many-organizations               # the two servers' CPU profiles
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,12 +45,6 @@ const SECONDS = Number(process.env.SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 /** Users (and, in `many`, organizations) the load reads. */
 const SAMPLE = 1000;
-/**
- * How often the bench marks every token used, as steady use keeps them: the server writes a token's last
- * use when it is a minute old, and re-reads a token's row every 10 s, so the rounds measure the reads and
- * not those writes (alike on both sides, a write per token and minute; docs/performance.md).
- */
-const KEEP_FRESH_MS = 15_000;
 /** Rows a fill statement writes. */
 const FILL_ROWS = 100_000;
 const TARGET = 0.1;
@@ -102,8 +97,6 @@ interface Side {
   userIds: string[];
   tokens: string[];
   fillSeconds: number;
-  /** Marks every token used now (see KEEP_FRESH_MS). */
-  markTokensUsed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -144,15 +137,13 @@ async function startSide(
   }
   const profile = process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.PROFILE_DIR, `${engine}-${name}`)}`] : [];
   const server = await startApiServer({ databaseUrl, dataDir: path.join(runDir, `data-${engine}-${name}`), ...tls, nodeArgs: profile });
-  const marker = openDatabase(databaseUrl, { poolSize: 1 });
   return {
     name,
     server,
     userIds: picked.map(hexId),
     tokens,
     fillSeconds,
-    markTokensUsed: async () => void (await marker.db.updateTable('access_tokens').set({ last_used_date: now() }).execute()),
-    close: async () => (await server.stop(), await marker.close()),
+    close: () => server.stop(),
   };
 }
 
@@ -193,7 +184,6 @@ try {
   );
   for (const engine of engines) {
     const drops: (() => Promise<void>)[] = [];
-    let freshness: NodeJS.Timeout | undefined;
     const sides: Side[] = [];
     try {
       for (const name of ['one', 'many'] as const) {
@@ -212,9 +202,6 @@ try {
             seconds,
           },
         });
-      const markAll = () => Promise.all(sides.map((side) => side.markTokensUsed()));
-      await markAll();
-      freshness = setInterval(() => void markAll().catch((error: Error) => console.warn(`marking the tokens used: ${error.message}`)), KEEP_FRESH_MS);
       for (const scenario of SCENARIOS) {
         for (const side of sides) await measure(side, scenario, 1);
         const measured: Record<Side['name'], LoadResult[]> = { one: [], many: [] };
@@ -240,7 +227,6 @@ try {
         );
       }
     } finally {
-      clearInterval(freshness);
       for (const side of sides) await side.close();
       for (const drop of drops) await drop();
     }
