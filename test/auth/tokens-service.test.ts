@@ -52,7 +52,7 @@ for (const engine of ENGINES) {
           ),
         );
       const before = now();
-      const callers = await Promise.all(Array.from({ length: 10 }, (_, n) => tokens.authenticate((n % 2 === 0 ? a : b).token)));
+      const callers = await Promise.all(Array.from({ length: 10 }, async (_, n) => tokens.authenticate((n % 2 === 0 ? a : b).token)));
       assert.deepEqual(new Set(callers.map((caller) => caller.tokenId)), new Set([a.info.id, b.info.id]));
       // Answered, and nothing written yet.
       assert.deepEqual(await lastUses(), { [a.info.id]: null, [b.info.id]: null });
@@ -62,7 +62,7 @@ for (const engine of ENGINES) {
       for (const id of [a.info.id, b.info.id])
         assert.ok(written[id]! >= before && written[id]! <= after, `${id}: ${written[id]} within the requests`);
       // Within the minute, further uses write nothing; the listing shows the use written.
-      await Promise.all([tokens.authenticate(a.token), tokens.authenticate(b.token)]);
+      for (const issued of [a, b]) assert.equal((await tokens.authenticate(issued.token)).tokenId, issued.info.id);
       assert.equal(await tokens.flushLastUses(), 0);
       const listed = await tokensService(database.db).list(orgId);
       assert.equal(listed.find((info) => info.id === a.info.id)?.lastUsedDate, written[a.info.id]);
