@@ -11,6 +11,7 @@ import { forkWorker, type Worker } from '../../bench/processes.js';
 import { formatSummary, summarizeProfile } from '../../bench/profile-summary.js';
 import { summarize, tableOf, writeReport, newReport, type Round } from '../../bench/report.js';
 import { requestOf, selectScenarios, SCENARIOS } from '../../bench/scenarios.js';
+import type { SteadyReadResult } from '../../bench/steady-reader.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { ensureSelfSignedCertificate } from '../../src/server/tls-certificate.js';
 
@@ -180,6 +181,32 @@ describe('benchmark harness', () => {
       const job: LoadJob = { origin, planKey: 'test-404', plan: { method: 'GET', paths: ['/x'] }, connections: 2, seconds: 0.5 };
       const result = await load.call<LoadResult>({ job });
       assert.ok(result.failures['404']! > 0);
+    });
+
+    it('reads steadily until told to stop, by kind, and counts answers other than 200 as failures', async () => {
+      await floor.call({
+        type: 'answer',
+        answer: { status: 200, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{}') },
+      });
+      const reader = forkWorker('steady-reader.js');
+      try {
+        const job = { origin, token: 'tpa_test', paths: { get: ['/api/v5/users/1'], list: ['/api/v5/users?limit=100'] }, connections: 2, rate: 100 };
+        await reader.call({ start: job });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const read = await reader.call<SteadyReadResult>({ stop: true });
+        assert.deepEqual(read.failures, {});
+        // Paced to 100 a second for about a second, both kinds in turn.
+        assert.ok(read.all.requests >= 20 && read.all.requests <= 150, `${read.all.requests} reads`);
+        assert.ok(Math.abs(read.byKind.get!.requests - read.byKind.list!.requests) <= 2, JSON.stringify(read.byKind));
+        assert.ok(read.all.p99 >= read.all.p50 && read.all.max >= read.all.p99 && read.all.p50 > 0);
+        await floor.call({ type: 'answer', answer: { status: 401, headers: {}, body: new Uint8Array() } });
+        await reader.call({ start: job });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const refused = await reader.call<SteadyReadResult>({ stop: true });
+        assert.ok(refused.failures['401']! > 0 && refused.all.requests === 0, JSON.stringify(refused));
+      } finally {
+        await reader.stop();
+      }
     });
 
     it('stops waiting for a worker that dies before it is ready, saying so', async () => {
