@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
 import type { RevocationWatch } from '../../src/db/token-revocations.js';
 import { now } from '../../src/lib/time.js';
 import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
@@ -66,6 +68,20 @@ for (const engine of ENGINES) {
       assert.equal(await tokens.flushLastUses(), 0);
       const listed = await tokensService(database.db).list(orgId);
       assert.equal(listed.find((info) => info.id === a.info.id)?.lastUsedDate, written[a.info.id]);
+    });
+
+    it('writes the last use gathered by the API when the server closes, and shows it in the token list', async () => {
+      const issued = await tokensService(database.db).create(orgId);
+      const app = await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: database.db });
+      const before = now();
+      try {
+        const response = await app.inject({ method: 'GET', url: '/api/v5/users?limit=1', headers: { authorization: `Bearer ${issued.token}` } });
+        assert.equal(response.statusCode, 200);
+      } finally {
+        await app.close();
+      }
+      const listed = (await tokensService(database.db).list(orgId)).find((info) => info.id === issued.info.id);
+      assert.ok(listed?.lastUsedDate && listed.lastUsedDate >= before && listed.lastUsedDate <= now(), JSON.stringify(listed));
     });
 
     it('does not keep a row whose lookup ran while a revocation was noticed', async () => {
