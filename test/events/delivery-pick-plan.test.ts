@@ -27,6 +27,8 @@ const SENT_PER_ENDPOINT = 300;
 /** Rounds of claims and recorded successes before the plans are taken: the churn a draining queue leaves. */
 const CHURN_ROUNDS = 40;
 const PICK = 8;
+/** Endpoints whose backlogs are queued at once: each is a transaction of its own, most of it PostgreSQL planning. */
+const FILLED_AT_ONCE = 4;
 
 /** What one delivery picked may cost a plan, with a constant for the statement's own (index descents, the webhook). */
 const ROWS_PER_PICKED = 12;
@@ -135,31 +137,48 @@ describe('the plans of the delivery worker’s statements [postgres]', { skip: e
     await database?.drop();
   });
 
-  /** The backlog: ready deliveries, resources with many waiting, and deliveries already sent, for every endpoint. */
-  async function fillBacklog(midway: () => Promise<void>): Promise<void> {
-    busyKeys = [];
-    for (const [index, endpoint] of endpoints.entries()) {
-      if (index === ENDPOINTS / 4) await midway();
-      const events: EventPayload[] = [];
-      for (let n = 0; n < READY_PER_ENDPOINT + SENT_PER_ENDPOINT; n++) events.push(userEvent(endpoint.orgId, newId()));
-      for (let user = 0; user < BUSY_USERS_PER_ENDPOINT; user++) {
-        const userId = newId();
-        busyKeys.push(`user:${userId}`);
-        for (let n = 0; n < EVENTS_PER_BUSY_USER; n++) events.push(userEvent(endpoint.orgId, userId));
-      }
-      // As the outbox queues them: in order, each waiting behind an earlier pending one of its user.
-      await db
-        .transaction()
-        .execute((trx) => webhooksRepository(trx).insertDeliveries(events.map((event) => newDelivery(endpoint.orgId, endpoint.webhookId, event))));
-      const sent = events.slice(0, SENT_PER_ENDPOINT).map((event) => event.id);
-      await db
-        .updateTable('webhook_deliveries')
-        .set({ status: 'succeeded', next_attempt_at: null, attempts: 1 })
-        .where('org_id', '=', endpoint.orgId)
-        .where('webhook_id', '=', endpoint.webhookId)
-        .where('event_id', 'in', sent)
-        .execute();
+  /** The backlog of one endpoint: ready deliveries, resources with many waiting, and deliveries already sent. */
+  async function fillEndpoint(endpoint: Endpoint): Promise<string[]> {
+    const keys: string[] = [];
+    const events: EventPayload[] = [];
+    for (let n = 0; n < READY_PER_ENDPOINT + SENT_PER_ENDPOINT; n++) events.push(userEvent(endpoint.orgId, newId()));
+    for (let user = 0; user < BUSY_USERS_PER_ENDPOINT; user++) {
+      const userId = newId();
+      keys.push(`user:${userId}`);
+      for (let n = 0; n < EVENTS_PER_BUSY_USER; n++) events.push(userEvent(endpoint.orgId, userId));
     }
+    // As the outbox queues them: in order, each waiting behind an earlier pending one of its user.
+    await db
+      .transaction()
+      .execute((trx) => webhooksRepository(trx).insertDeliveries(events.map((event) => newDelivery(endpoint.orgId, endpoint.webhookId, event))));
+    const sent = events.slice(0, SENT_PER_ENDPOINT).map((event) => event.id);
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'succeeded', next_attempt_at: null, attempts: 1 })
+      .where('org_id', '=', endpoint.orgId)
+      .where('webhook_id', '=', endpoint.webhookId)
+      .where('event_id', 'in', sent)
+      .execute();
+    return keys;
+  }
+
+  /**
+   * The backlog of every endpoint, FILLED_AT_ONCE endpoints at a time (each endpoint's deliveries in order, as the
+   * outbox queues them; endpoints are independent), with `midway` run when a quarter of the endpoints are full.
+   */
+  async function fillBacklog(midway: () => Promise<void>): Promise<void> {
+    const keys: string[][] = [];
+    const fill = async (from: number, to: number) => {
+      for (let start = from; start < to; start += FILLED_AT_ONCE) {
+        const batch = endpoints.slice(start, Math.min(start + FILLED_AT_ONCE, to));
+        keys.push(...(await Promise.all(batch.map(fillEndpoint))));
+      }
+    };
+    await fill(0, ENDPOINTS / 4);
+    await midway();
+    await fill(ENDPOINTS / 4, ENDPOINTS);
+    // In the endpoints' order: the tests below pick the busy users of one endpoint by its place.
+    busyKeys = keys.flat();
   }
 
   /** Claims and records successes as the worker does, round after round, leaving dead row versions behind. */
