@@ -195,8 +195,30 @@ const sampleRows = compiledOnce(0, (db) => ({
       where t.oid = to_regclass('users') and s.tablename in (${sql.join(NAME_COLUMNS.map((column) => sql.lit(trigramIndex(column))))})`.compile(db),
 }));
 
+/**
+ * Which samples the database holds now: its `users` table and when it was last analyzed. The samples
+ * (a thousand names a column, migration 0031) take milliseconds to send and read, this a few
+ * microseconds; they change only when `users` is analyzed.
+ */
+const sampleVersion = compiledOnce(0, (db) => ({
+  compile: () =>
+    sql<{
+      version: string;
+    }>`select concat_ws(' ', current_database(), t.oid, pg_stat_get_last_analyze_time(t.oid), pg_stat_get_last_autoanalyze_time(t.oid)) as version
+      from pg_class t where t.oid = to_regclass('users')`.compile(db),
+}));
+
+/** Samples read, by version, with when they were read: kept for a few databases, and read again after SAMPLE_LIFE (when a server counts no analyses, say). */
+const samplesRead = new Map<string, { samples: Map<string, NameSample>; read: number }>();
+const SAMPLES_KEPT = 8;
+const SAMPLE_LIFE_MS = 10 * 60 * 1000;
+
 /** PostgreSQL's samples of the names of each column (see NameSample) that ANALYZE has sampled, by the name of its index. */
 async function nameSamples(db: Kysely<Database> | Transaction<Database>): Promise<Map<string, NameSample>> {
+  const [row] = await sampleVersion(db);
+  const version = row?.version ?? '';
+  const known = samplesRead.get(version);
+  if (known && Date.now() - known.read < SAMPLE_LIFE_MS) return known.samples;
   const samples = new Map<string, NameSample>();
   for (const { index, people, missing, common, frequencies, bounds } of await sampleRows(db)) {
     if (!(people > 0)) continue;
@@ -210,6 +232,9 @@ async function nameSamples(db: Kysely<Database> | Transaction<Database>): Promis
       people,
     });
   }
+  samplesRead.delete(version);
+  samplesRead.set(version, { samples, read: Date.now() });
+  if (samplesRead.size > SAMPLES_KEPT) samplesRead.delete(samplesRead.keys().next().value!);
   return samples;
 }
 
