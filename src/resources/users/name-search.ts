@@ -52,9 +52,10 @@ function trigramsOf(text: string): string[] {
  */
 const INDEX_READ_LIMIT = 5000;
 /**
- * The fragments asked of the index: the rarest, as FTS5 reads the whole list of people of each
- * fragment asked (50 to 100 ms for one that every name of 1,000,000 holds), and two rare ones leave
- * few people to check. Counting a fragment's people up to the limit reads no more than that.
+ * The fragments asked of the index: the rarest, as either index reads the whole list of people of
+ * each fragment asked (FTS5: 50 to 100 ms for one that every name of 1,000,000 holds; PostgreSQL's
+ * GIN: 70 to 85 ms for the four of `family` at load 15), and two rare ones leave few people to
+ * check. Counting a fragment's people in FTS5 up to the limit reads no more than that.
  */
 const FRAGMENTS_ASKED = 2;
 /** The most fragments of a filter counted, spread over its text: a long one would otherwise cost a count for each letter. */
