@@ -209,7 +209,7 @@ const sampleVersion = compiledOnce(0, (db) => ({
       from pg_class t where t.oid = to_regclass('users')`.compile(db),
 }));
 
-/** Samples read, by version, with when they were read: kept for a few databases, and read again after SAMPLE_LIFE (when a server counts no analyses, say). */
+/** Samples read, by version, with when they were read: kept for a few databases, and read again after SAMPLE_LIFE_MS (where the server counts no analyses, say). */
 const samplesRead = new Map<string, { samples: Map<string, NameSample>; read: number }>();
 const SAMPLES_KEPT = 8;
 const SAMPLE_LIFE_MS = 10 * 60 * 1000;
