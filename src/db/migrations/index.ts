@@ -27,6 +27,7 @@ import * as webhookDeliveryReady from './0027-webhook-delivery-ready.js';
 import * as reports from './0028-reports.js';
 import * as sandboxOrganizations from './0029-sandbox-organizations.js';
 import * as nameSearch from './0030-name-search.js';
+import * as nameSamples from './0031-name-samples.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the compiled program is self-contained. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0028-reports': reports,
   '0029-sandbox-organizations': sandboxOrganizations,
   '0030-name-search': nameSearch,
+  '0031-name-samples': nameSamples,
 };

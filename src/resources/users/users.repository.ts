@@ -11,7 +11,7 @@ import type { Database, UsersTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { JsonItems, Paging } from '../../lib/paging.js';
 import { postgresJsonObject } from '../../db/json-objects.js';
-import { lettersOf, nameIndexCondition, nameMatches, TRIGRAM_LETTERS, type NameColumn, type NameFilter } from './name-search.js';
+import { lettersOf, nameConditions, TRIGRAM_LETTERS, type NameColumn, type NameFilter } from './name-search.js';
 import { USER_JSON } from './user-properties.js';
 
 export type UserRow = UsersTable;
@@ -105,14 +105,13 @@ function nameFiltersOf(filters: UserFilters): NameFilter[] {
 }
 
 /**
- * The users of the organization that pass `filters`, in no order yet; `throughNames`, SQLite's
- * reading of the name filters through their index (name-search.ts), when it is to be used.
+ * The users of the organization that pass `filters`, in no order yet; `names`, the conditions of its
+ * name filters as they are read through their index (name-search.ts, `nameConditions`).
  */
-function filteredUsers(db: Kysely<Database> | Transaction<Database>, orgId: string, filters: UserFilters, throughNames?: Expression<SqlBool>) {
+function filteredUsers(db: Kysely<Database> | Transaction<Database>, orgId: string, filters: UserFilters, names: readonly Expression<SqlBool>[]) {
   let query = db.selectFrom('users').where('org_id', '=', orgId);
   if (filters.email !== undefined) query = query.where('email_key', '=', lookupKey(filters.email));
-  for (const name of nameFiltersOf(filters)) query = query.where(nameMatches(name));
-  if (throughNames) query = query.where(throughNames);
+  for (const name of names) query = query.where(name);
   for (const tag of filters.tags ?? []) query = query.where(hasWord('tags', tag));
   if (filters.active !== undefined) query = query.where('active', '=', filters.active);
   if (filters.createdDate) query = query.where(withinRange('created_date', filters.createdDate));
@@ -135,9 +134,9 @@ function pageOfUsers<O>(
   filters: UserFilters,
   paging: Paging,
   select: (query: SelectQueryBuilder<Database, 'users', object>) => SelectQueryBuilder<Database, 'users', O>,
-  throughNames?: Expression<SqlBool>,
+  names: readonly Expression<SqlBool>[],
 ): SelectQueryBuilder<Database, 'users', O> {
-  const query = filteredUsers(db, orgId, filters, throughNames);
+  const query = filteredUsers(db, orgId, filters, names);
   const pageInOrder = <S>(selection: SelectQueryBuilder<Database, 'users', S>) =>
     selection
       .orderBy('created_date')
@@ -197,7 +196,7 @@ const findUserJson = compiledOnce(2, (db, orgId, id) =>
     .where('id', '=', id),
 );
 
-/** Up to `limit` users that pass `filters` (through the name index, when `throughNames` is given), in the list's order (`asc`, oldest first) or against it, from the one beside `key`. */
+/** Up to `limit` users that pass `filters` (the name filters' conditions `names`), in the list's order (`asc`, oldest first) or against it, from the one beside `key`. */
 async function usersFromKey(
   db: Kysely<Database> | Transaction<Database>,
   orgId: string,
@@ -205,9 +204,9 @@ async function usersFromKey(
   key: UserKey | undefined,
   order: 'asc' | 'desc',
   limit: number,
-  throughNames?: Expression<SqlBool>,
+  names: readonly Expression<SqlBool>[],
 ): Promise<VisibleUserRow[]> {
-  const rows = await filteredUsers(db, orgId, filters, throughNames)
+  const rows = await filteredUsers(db, orgId, filters, names)
     .select(VISIBLE_COLUMNS)
     .$if(key !== undefined, (query) =>
       query.where(sql<boolean>`(created_date, id) ${sql.raw(order === 'asc' ? '>' : '<')} (${key!.createdDate}, ${key!.id})`),
@@ -236,8 +235,8 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
      * organization from reading every user before it.
      */
     async list(orgId: string, filters: UserFilters, paging: Paging): Promise<VisibleUserRow[]> {
-      const throughNames = await nameIndexCondition(db, nameFiltersOf(filters));
-      const rows = await pageOfUsers(db, orgId, filters, paging, (query) => query.select(VISIBLE_COLUMNS), throughNames).execute();
+      const names = await nameConditions(db, nameFiltersOf(filters));
+      const rows = await pageOfUsers(db, orgId, filters, paging, (query) => query.select(VISIBLE_COLUMNS), names).execute();
       return rows.map(visibleUser);
     },
 
@@ -250,9 +249,9 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
      */
     async listByKey(orgId: string, filters: UserFilters, paging: KeysetPaging): Promise<{ users: VisibleUserRow[]; more: boolean }> {
       const backwards = paging.before !== undefined;
-      const throughNames = await nameIndexCondition(db, nameFiltersOf(filters));
+      const names = await nameConditions(db, nameFiltersOf(filters));
       const order = backwards ? 'asc' : 'desc';
-      const rows = await usersFromKey(db, orgId, filters, paging.before ?? paging.after, order, paging.limit + 1, throughNames);
+      const rows = await usersFromKey(db, orgId, filters, paging.before ?? paging.after, order, paging.limit + 1, names);
       const users = rows.slice(0, paging.limit);
       return { users: backwards ? users.reverse() : users, more: rows.length > paging.limit };
     },
@@ -262,7 +261,7 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
      * export), each page read from its key in the `(org_id, created_date, id)` index however deep.
      */
     inCreationOrder(orgId: string, limit: number, after?: UserKey): Promise<VisibleUserRow[]> {
-      return usersFromKey(db, orgId, {}, after, 'asc', limit);
+      return usersFromKey(db, orgId, {}, after, 'asc', limit, []);
     },
 
     /**
