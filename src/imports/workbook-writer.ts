@@ -1,10 +1,12 @@
-import { streamedZip } from '../lib/streamed-zip.js';
+import { Zip, ZipDeflate } from 'fflate';
 
 /**
  * An Excel workbook (.xlsx) of one sheet, written row after row as the rows come: strings inline in
  * their cells (a shared-strings table would have to be complete before the first row is written),
- * dates as day numbers with a date format, as Excel keeps them. Memory holds a chunk of the sheet's
- * XML and the zip's deflate window, however many rows.
+ * dates as day numbers with a date format, as Excel keeps them. The zip is fflate's streaming one:
+ * each entry deflated as its chunks come, its CRC and sizes in a data descriptor after it, and the
+ * central directory at the end. Memory holds a chunk of the sheet's XML and the deflate window,
+ * however many rows.
  */
 
 export type SheetCell = string | number | boolean | Date | null;
@@ -20,6 +22,10 @@ const CHUNK = 64 * 1024;
 const DAY_MS = 86_400_000;
 /** Day 0 of Excel's 1900 date system, 1899-12-30, from the Unix epoch in days. */
 const EXCEL_EPOCH_DAYS = 25_569;
+/** The time of every entry, 1980-01-01 00:00 (the earliest a zip holds): the workbook's parts carry no time of their own. */
+const ENTRY_TIME = new Date(1980, 0, 1);
+/** No ZIP64: an entry or an archive past 4 GiB is refused. */
+const LARGEST = 0xffffffff;
 
 /** The parts besides the sheet, the same for every workbook but for the sheet's name. */
 function fixedParts(sheetName: string): [string, string][] {
@@ -109,10 +115,43 @@ async function* sheetXml(rows: AsyncIterable<readonly SheetCell[]>): AsyncGenera
   yield `${chunk}</sheetData></worksheet>`;
 }
 
-/** Writes a workbook of one sheet, `sheetName`, holding `rows`, through `write` (see streamedZip). */
+/**
+ * Writes a workbook of one sheet, `sheetName`, holding `rows`, through `write`, which resolves once
+ * the bytes may be followed by more (the destination drained). fflate calls back with the archive's
+ * bytes as each push makes them; they are written, and waited for, before the next chunk is pushed.
+ */
 export async function writeWorkbook(sheetName: string, rows: AsyncIterable<readonly SheetCell[]>, write: (bytes: Buffer) => Promise<void>) {
-  const zip = streamedZip(write);
-  for (const [name, content] of fixedParts(sheetName)) await zip.entry(name, [content]);
-  await zip.entry('xl/worksheets/sheet1.xml', sheetXml(rows));
-  await zip.end();
+  let made: Uint8Array[] = [];
+  let failure: Error | null = null;
+  let archiveSize = 0;
+  const zip = new Zip((error, bytes) => {
+    if (error) failure = error;
+    else made.push(bytes);
+  });
+  const flush = async () => {
+    if (failure) throw failure;
+    const bytes = made;
+    made = [];
+    for (const chunk of bytes) {
+      archiveSize += chunk.length;
+      if (archiveSize > LARGEST) throw new Error('the archive grew past 4 GiB, more than a zip without ZIP64 holds');
+      await write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    }
+  };
+  const entry = async (name: string, content: Iterable<string> | AsyncIterable<string>) => {
+    const file = new ZipDeflate(name);
+    file.mtime = ENTRY_TIME;
+    zip.add(file);
+    for await (const chunk of content) {
+      file.push(Buffer.from(chunk));
+      if (file.size > LARGEST) throw new Error(`${name} grew past 4 GiB, more than a zip entry without ZIP64 holds`);
+      await flush();
+    }
+    file.push(new Uint8Array(0), true);
+    await flush();
+  };
+  for (const [name, content] of fixedParts(sheetName)) await entry(name, [content]);
+  await entry('xl/worksheets/sheet1.xml', sheetXml(rows));
+  zip.end();
+  await flush();
 }
