@@ -18,13 +18,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { tokensService } from '../src/auth/tokens.service.js';
 import { migrateToLatest, openDatabase, type Engine } from '../src/db/database.js';
 import { organizationsRepository } from '../src/tenancy/organizations.repository.js';
-import { injected, PageBrowser } from '../test/helpers/pages.js';
 import { fillSql } from './bulk-users.js';
+import { forEachEngine, freshPostgresDatabase, signedInAdministrator, timeScenarios } from './console-pages.js';
 import { CACHE_DIR } from './datasets.js';
 import { DEFAULT_PASSWORD_POLICY } from '../src/lib/password-policy.js';
 
@@ -37,7 +36,6 @@ const { values: options } = parseArgs({
 });
 const USERS = Number(options.users);
 const REQUESTS = Number(options.requests);
-const PASSWORD = 'bench horse 1';
 
 interface Dataset {
   url: string;
@@ -54,15 +52,7 @@ async function dataset(engine: Engine, postgresUrl: string | undefined): Promise
   if (engine === 'sqlite') {
     url = `sqlite:${path.join(CACHE_DIR, `console-people_${USERS}.db`)}`;
   } else {
-    const base = new URL(postgresUrl!);
-    const name = `${decodeURIComponent(base.pathname.slice(1)) || 'postgres'}_console_people_${USERS}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists "${name}"`);
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    base.pathname = `/${name}`;
-    url = base.toString();
+    url = await freshPostgresDatabase(postgresUrl!, `console_people_${USERS}`);
   }
   const { db, close } = openDatabase(url);
   try {
@@ -82,8 +72,6 @@ async function dataset(engine: Engine, postgresUrl: string | undefined): Promise
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
 async function measure(engine: Engine, postgresUrl: string | undefined): Promise<void> {
   const data = await dataset(engine, postgresUrl);
   const { db, close } = openDatabase(data.url);
@@ -96,20 +84,7 @@ async function measure(engine: Engine, postgresUrl: string | undefined): Promise
   const app = await buildApp({ passwordPolicy: DEFAULT_PASSWORD_POLICY, db: db, logger: false });
   await app.ready();
   try {
-    const api = (method: 'POST' | 'PUT' | 'GET', url: string, payload?: unknown) =>
-      app.inject({
-        method,
-        url: `/api/v5/${url}`,
-        headers: { authorization: `Bearer ${data.token}` },
-        ...(payload ? { payload: payload } : {}),
-      });
-    const email = `bench.admin.${Date.now()}@example.com`;
-    const created = await api('POST', 'users', { email, password: PASSWORD, accountType: 'organizationAdministrator' });
-    const adminId = String(created.headers.location).split('/').pop()!;
-    await api('PUT', `users/${adminId}/agreements/standard`, { agreed: true });
-    const browser = new PageBrowser(injected(app));
-    const signedIn = await browser.signIn(data.orgId, email, PASSWORD);
-    if (signedIn.status !== 303) throw new Error(`the sign-in answered ${signedIn.status}`);
+    const browser = await signedInAdministrator(app, data.orgId, data.token, `bench.admin.${Date.now()}@example.com`);
 
     const people = `/o/${data.orgId}/console/people`;
     const id = (i: number) => i.toString(16).padStart(32, '0');
@@ -141,33 +116,11 @@ async function measure(engine: Engine, postgresUrl: string | undefined): Promise
       ['person page (a random person)', () => `${people}/${id(random())}`],
     ];
     console.log(`\n${engine}, ${USERS} people, ${REQUESTS} requests each, after a fifth as many (20 at most) to warm up, milliseconds:`);
-    console.log(`${'scenario'.padEnd(52)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)}`);
-    for (const [name, url] of scenarios) {
-      const times: number[] = [];
-      const warm = Math.min(20, Math.ceil(REQUESTS / 5));
-      for (let n = 0; n < REQUESTS + warm; n += 1) {
-        const started = performance.now();
-        const answer = await browser.get(url());
-        const took = performance.now() - started;
-        if (answer.status !== 200) throw new Error(`${name}: ${answer.status} ${answer.body.slice(0, 300)}`);
-        if (n >= warm) times.push(took);
-      }
-      times.sort((a, b) => a - b);
-      const row = [percentile(times, 50), percentile(times, 99), times.at(-1)!].map((value) => value.toFixed(1).padStart(8)).join(' ');
-      console.log(`${name.padEnd(52)} ${row}`);
-    }
+    await timeScenarios(browser, scenarios, { requests: REQUESTS, warm: Math.min(20, Math.ceil(REQUESTS / 5)), width: 52, max: true });
   } finally {
     await app.close();
     await close();
   }
 }
 
-const engines: Engine[] = options.engine === 'both' ? ['sqlite', 'postgres'] : [options.engine as Engine];
-for (const engine of engines) {
-  const postgresUrl = process.env.BENCH_POSTGRES_URL;
-  if (engine === 'postgres' && !postgresUrl) {
-    console.log('PostgreSQL skipped: set BENCH_POSTGRES_URL to a database of your own.');
-    continue;
-  }
-  await measure(engine, postgresUrl);
-}
+await forEachEngine(options.engine, measure);

@@ -15,13 +15,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { tokensService } from '../src/auth/tokens.service.js';
 import { migrateToLatest, openDatabase, type Engine } from '../src/db/database.js';
 import { organizationsRepository } from '../src/tenancy/organizations.repository.js';
-import { injected, PageBrowser } from '../test/helpers/pages.js';
 import { DEFAULT_PASSWORD_POLICY } from '../src/lib/password-policy.js';
+import { forEachEngine, freshPostgresDatabase, signedInAdministrator, timeScenarios } from './console-pages.js';
 import { CACHE_DIR } from './datasets.js';
 
 const { values: options } = parseArgs({
@@ -35,7 +34,6 @@ const ROWS = Number(options.rows);
 const REQUESTS = Number(options.requests);
 const OFFERINGS = 200;
 const DELIVERIES = 100_000;
-const PASSWORD = 'bench horse 1';
 const YEAR_AGO = Math.floor(Date.now() / 1000) - 365 * 86_400;
 const MONTH_AGO = Math.floor(Date.now() / 1000) - 30 * 86_400;
 
@@ -87,18 +85,8 @@ async function databaseUrl(engine: Engine, postgresUrl: string | undefined): Pro
     rmSync(file, { force: true });
     return `sqlite:${file}`;
   }
-  const base = new URL(postgresUrl!);
-  const name = `${decodeURIComponent(base.pathname.slice(1)) || 'postgres'}_console_reports_${ROWS}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists "${name}"`);
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  base.pathname = `/${name}`;
-  return base.toString();
+  return freshPostgresDatabase(postgresUrl!, `console_reports_${ROWS}`);
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function measure(engine: Engine, postgresUrl: string | undefined): Promise<void> {
   const { db, close } = openDatabase(await databaseUrl(engine, postgresUrl));
@@ -112,13 +100,7 @@ async function measure(engine: Engine, postgresUrl: string | undefined): Promise
 
     const app = await buildApp({ db, logger: false, passwordPolicy: DEFAULT_PASSWORD_POLICY });
     await app.ready();
-    const api = (method: 'POST' | 'PUT', url: string, payload: unknown) =>
-      app.inject({ method, url: `/api/v5/${url}`, headers: { authorization: `Bearer ${token}` }, payload: payload as object });
-    const email = `bench.admin@example.com`;
-    const created = await api('POST', 'users', { email, password: PASSWORD, accountType: 'organizationAdministrator' });
-    await api('PUT', `users/${String(created.headers.location).split('/').pop()}/agreements/standard`, { agreed: true });
-    const browser = new PageBrowser(injected(app));
-    if ((await browser.signIn(organization.id, email, PASSWORD)).status !== 303) throw new Error('the sign-in failed');
+    const browser = await signedInAdministrator(app, organization.id, token, 'bench.admin@example.com');
 
     const reports = `/o/${organization.id}/console/reports`;
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -133,30 +115,11 @@ async function measure(engine: Engine, postgresUrl: string | undefined): Promise
       ['webhook-deliveries.csv, 90 days', `${reports}/webhook-deliveries.csv`],
     ];
     console.log(`${engine}, ${REQUESTS} requests each after 2 to warm up, milliseconds:`);
-    console.log(`${'scenario'.padEnd(44)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}`);
-    for (const [name, url] of scenarios) {
-      const times: number[] = [];
-      for (let n = 0; n < REQUESTS + 2; n += 1) {
-        const begun = performance.now();
-        const answer = await browser.get(url);
-        if (answer.status !== 200) throw new Error(`${name}: ${answer.status} ${answer.body.slice(0, 300)}`);
-        if (n >= 2) times.push(performance.now() - begun);
-      }
-      times.sort((a, b) => a - b);
-      console.log(`${name.padEnd(44)} ${percentile(times, 50).toFixed(1).padStart(8)} ${percentile(times, 99).toFixed(1).padStart(8)}`);
-    }
+    await timeScenarios(browser, scenarios, { requests: REQUESTS, warm: 2, width: 44 });
     await app.close();
   } finally {
     await close();
   }
 }
 
-const engines: Engine[] = options.engine === 'both' ? ['sqlite', 'postgres'] : [options.engine as Engine];
-for (const engine of engines) {
-  const postgresUrl = process.env.BENCH_POSTGRES_URL;
-  if (engine === 'postgres' && !postgresUrl) {
-    console.log('PostgreSQL skipped: set BENCH_POSTGRES_URL to a database of your own.');
-    continue;
-  }
-  await measure(engine, postgresUrl);
-}
+await forEachEngine(options.engine, measure);

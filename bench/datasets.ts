@@ -8,7 +8,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { newId } from '../src/lib/ids.js';
 import type { Engine } from './options.js';
 import { ROOT, runCli } from './processes.js';
 import type { Sample } from './scenarios.js';
@@ -201,4 +202,26 @@ export async function sampleOf(copy: WorkingCopy, size = 1000): Promise<Omit<Sam
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A schema of its own, `<prefix>_<new id>`, in the PostgreSQL database of `base`: the bench's handle on
+ * it, and the URL a server is given for it (its search_path, and `serverOptions` such as
+ * `-c log_min_duration_statement=100`). drop() closes the handle and drops the schema.
+ */
+export async function postgresSchema(
+  base: string,
+  prefix: string,
+  serverOptions = '',
+): Promise<{ schema: string; url: string; handle: DatabaseHandle; drop(): Promise<void> }> {
+  const schema = `${prefix}_${newId()}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await admin(`create schema ${schema}`);
+  const handle = openDatabase(base, { schema });
+  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}${serverOptions}`)}`;
+  return { schema, url, handle, drop: async () => (await handle.close(), await admin(`drop schema ${schema} cascade`)) };
 }

@@ -27,7 +27,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { inTransaction } from '../src/db/unit-of-work.js';
 import type { EventPayload } from '../src/events/event-types.js';
@@ -44,8 +43,9 @@ import { usersService } from '../src/resources/users/users.service.js';
 import { ensureSelfSignedCertificate } from '../src/server/tls-certificate.js';
 import type { SteadyReadResult } from './steady-reader.js';
 import type { Engine } from './options.js';
+import { postgresSchema } from './datasets.js';
 import { cpuSeconds, forkWorker, ROOT, startApiServer } from './processes.js';
-import { median } from './stats.js';
+import { loadAverage, median } from './stats.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const DEEP_MEASURED = Number(process.env.DEEP_MEASURED ?? 10_000);
@@ -94,17 +94,8 @@ async function freshDatabase(engine: Engine, runDir: string): Promise<Database> 
     const handle = openDatabase(url);
     return { url, handle, drop: async () => (await handle.close(), rmSync(dir, { recursive: true, force: true })) };
   }
-  const base = process.env.BENCH_POSTGRES_URL!;
-  const schema = `delivery_drain_${newId()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await admin(`create schema ${schema}`);
-  const handle = openDatabase(base, { schema });
-  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return { url, handle, drop: async () => (await handle.close(), await admin(`drop schema ${schema} cascade`)) };
+  const { url, handle, drop } = await postgresSchema(process.env.BENCH_POSTGRES_URL!, 'delivery_drain');
+  return { url, handle, drop };
 }
 
 /** Receivers answering 204 at once, one path per endpoint, counting what they got. */
@@ -279,12 +270,7 @@ const results: { engine: Engine; scenario: string; title: string; target: string
 try {
   await ensureSelfSignedCertificate(path.join(runDir, 'tls'));
   const tls = { certFile: path.join(runDir, 'tls', 'cert.pem'), keyFile: path.join(runDir, 'tls', 'key.pem') };
-  console.log(
-    `Delivery drain: ${engines.join(' and ')}, ${ROUNDS} rounds; load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  console.log(`Delivery drain: ${engines.join(' and ')}, ${ROUNDS} rounds; load average ${loadAverage()}`);
   for (const engine of engines) {
     for (const scenario of SCENARIOS.filter((each) => wanted.includes(each.id))) {
       const rounds: Figures[] = [];

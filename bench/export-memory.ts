@@ -10,7 +10,7 @@
  *   USERS=100000 BENCH_POSTGRES_URL=postgres://... npm run bench:export-memory
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
@@ -28,6 +28,7 @@ import { ensureSelfSignedCertificate } from '../src/server/tls-certificate.js';
 import { overHttps, PageBrowser } from '../test/helpers/pages.js';
 import { fillSql } from './bulk-users.js';
 import { peakRssBytes, postgresDatabase, rssBytes, startApiServer } from './processes.js';
+import { loadAverage } from './stats.js';
 
 const USERS = Number(process.env.USERS ?? 1_000_000);
 const BASELINE_USERS = Number(process.env.BASELINE_USERS ?? 1_000);
@@ -153,18 +154,10 @@ async function measure(engine: Engine, runDir: string): Promise<void> {
 const runDir = mkdtempSync(path.join(tmpdir(), 'export-memory-'));
 try {
   await ensureSelfSignedCertificate(path.join(runDir, 'tls'));
-  console.log(
-    `load average at the start: ${loadavg()
-      .map((load) => load.toFixed(1))
-      .join(' ')}`,
-  );
+  console.log(`load average at the start: ${loadAverage(1)}`);
   const engines: Engine[] = process.env.BENCH_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
   for (const engine of engines) await measure(engine, runDir);
-  console.log(
-    `load average at the end: ${loadavg()
-      .map((load) => load.toFixed(1))
-      .join(' ')}`,
-  );
+  console.log(`load average at the end: ${loadAverage(1)}`);
 } finally {
   rmSync(runDir, { recursive: true, force: true });
 }

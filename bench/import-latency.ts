@@ -28,7 +28,7 @@ import { organizationsRepository } from '../src/tenancy/organizations.repository
 import { ensureSelfSignedCertificate } from '../src/server/tls-certificate.js';
 import type { Engine } from './options.js';
 import { postgresDatabase, ROOT, runCli, startApiServer } from './processes.js';
-import { median } from './stats.js';
+import { loadAverage, median } from './stats.js';
 
 const USERS = Number(process.env.USERS ?? 3000);
 const WRITERS = Number(process.env.WRITERS ?? 4);
@@ -242,9 +242,4 @@ writeFileSync(
   file,
   `${JSON.stringify({ users: USERS, writers: WRITERS, rounds: ROUNDS, loadavg: { start: loadAtStart, end: os.loadavg() }, results }, null, 2)}\n`,
 );
-console.log(
-  `Load average at the end ${os
-    .loadavg()
-    .map((load) => load.toFixed(2))
-    .join(' ')}; written to ${path.relative(process.cwd(), file)}`,
-);
+console.log(`Load average at the end ${loadAverage()}; written to ${path.relative(process.cwd(), file)}`);

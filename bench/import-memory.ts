@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Caller } from '../src/auth/caller.js';
@@ -20,6 +20,7 @@ import { COMMAND_LINE_ACTOR } from '../src/lib/actors.js';
 import { organizationsRepository } from '../src/tenancy/organizations.repository.js';
 import { userfieldsService } from '../src/resources/userfields/userfields.service.js';
 import { postgresDatabase, ROOT } from './processes.js';
+import { loadAverage } from './stats.js';
 
 const PEOPLE = (process.env.PEOPLE ?? '100000,1000000').split(',').map(Number);
 const BASELINE_PEOPLE = Number(process.env.BASELINE_PEOPLE ?? 1_000);
@@ -86,11 +87,7 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const engine = process.env.BENCH_POSTGRES_URL ? 'postgres' : 'sqlite';
 const dir = mkdtempSync(path.join(tmpdir(), 'import-memory-'));
 try {
-  console.log(
-    `load average at the start: ${loadavg()
-      .map((load) => load.toFixed(1))
-      .join(' ')}`,
-  );
+  console.log(`load average at the start: ${loadAverage(1)}`);
   const measured = async (people: number) => {
     const file = hrFile(dir, people);
     const target = await freshOrganization(dir, `import-${people}`);
@@ -113,11 +110,7 @@ try {
         `${((run.peak - baseline.peak) / people).toFixed(0)} bytes a person); ${run.seconds.toFixed(0)} s, ${Math.round(people / run.seconds)} people/s`,
     );
   }
-  console.log(
-    `load average at the end: ${loadavg()
-      .map((load) => load.toFixed(1))
-      .join(' ')}`,
-  );
+  console.log(`load average at the end: ${loadAverage(1)}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -29,6 +29,7 @@ import { now } from '../src/lib/time.js';
 import { organizationsRepository } from '../src/tenancy/organizations.repository.js';
 import { tokensService } from '../src/auth/tokens.service.js';
 import { userfieldsService } from '../src/resources/userfields/userfields.service.js';
+import { postgresSchema } from './datasets.js';
 import { runCli } from './processes.js';
 import { COMMAND_LINE_ACTOR } from '../src/lib/actors.js';
 import { DEFAULT_PASSWORD_POLICY } from '../src/lib/password-policy.js';
@@ -56,18 +57,10 @@ async function freshDatabase(): Promise<Target> {
     const handle = openDatabase(url);
     return { url, place: { file }, handle, drop: async () => (await handle.close(), rmSync(dir, { recursive: true, force: true })) };
   }
-  const schema = `import_speed_${newId()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await admin(`create schema ${schema}`);
-  const handle = openDatabase(base, { schema });
   // LOG_STATEMENTS_MS=n: the server logs the statements of the imports taking n ms or more.
   const logged = process.env.LOG_STATEMENTS_MS ? ` -c log_min_duration_statement=${process.env.LOG_STATEMENTS_MS}` : '';
-  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}${logged}`)}`;
-  return { url, place: { base, schema }, handle, drop: async () => (await handle.close(), await admin(`drop schema ${schema} cascade`)) };
+  const { schema, url, handle, drop } = await postgresSchema(base, 'import_speed', logged);
+  return { url, place: { base, schema }, handle, drop };
 }
 
 /** An organization with the HR file's three userfields. */

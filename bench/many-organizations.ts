@@ -36,7 +36,7 @@ import type { LoadResult } from './load-generator.js';
 import type { Engine } from './options.js';
 import { forkWorker, postgresDatabase, ROOT, startApiServer, type ApiServer } from './processes.js';
 import type { RequestPlan } from './scenarios.js';
-import { median } from './stats.js';
+import { loadAverage, median } from './stats.js';
 
 const USERS = Number(process.env.USERS ?? 1_000_000);
 const PER_ORG = Number(process.env.PER_ORG ?? 100);
@@ -240,9 +240,4 @@ mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `many-organizations-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}.json`);
 const method = { users: USERS, perOrganization: PER_ORG, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS };
 writeFileSync(file, `${JSON.stringify({ method, loadavg: { start: loadAtStart, end: os.loadavg() }, fillSeconds: fills, results }, null, 2)}\n`);
-console.log(
-  `Load average at the end ${os
-    .loadavg()
-    .map((each) => each.toFixed(2))
-    .join(' ')}; written to ${path.relative(process.cwd(), file)}`,
-);
+console.log(`Load average at the end ${loadAverage()}; written to ${path.relative(process.cwd(), file)}`);

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { ensureSelfSignedCertificate } from '../src/server/tls-certificate.js';
 import type { LoadJob, LoadResult } from './load-generator.js';
 import { forkWorker, postgresDatabase, runCli, startApiServer } from './processes.js';
+import { loadAverage } from './stats.js';
 
 const API = '/api/v5';
 
@@ -87,10 +88,7 @@ async function main(): Promise<void> {
       `${Object.keys(result.failures).length ? `  failures ${JSON.stringify(result.failures)}` : ''}`;
     console.log(
       `${postgres ? 'PostgreSQL' : 'SQLite'}, ${seconds} s per phase, ${read.connections} readers, ${write.connections} writers; ` +
-        `load average ${os
-          .loadavg()
-          .map((load) => load.toFixed(2))
-          .join(' ')}`,
+        `load average ${loadAverage()}`,
     );
     console.log(line('GET /users/{id} alone', alone));
     console.log(line('GET /users/{id} during the burst', during));

@@ -21,7 +21,7 @@ import type { HashRate } from './floor-server.js';
 import type { LoadJob, LoadResult } from './load-generator.js';
 import { cpuSeconds, forkWorker, postgresDatabase, runCli, startApiServer } from './processes.js';
 import type { RequestPlan } from './scenarios.js';
-import { formatOps, median, row } from './stats.js';
+import { formatOps, loadAverage, median, row } from './stats.js';
 
 const PASSWORD = 'benchmark1';
 
@@ -161,10 +161,7 @@ async function main(): Promise<void> {
 
     console.log(
       `${postgres ? 'PostgreSQL' : 'SQLite'}, ${rounds} interleaved rounds of ${seconds} s, ${connections} connections, ${emails.length} people, ` +
-        `${os.availableParallelism()} cores, load average ${os
-          .loadavg()
-          .map((value) => value.toFixed(2))
-          .join(' ')}; password hashes ${scheme}`,
+        `${os.availableParallelism()} cores, load average ${loadAverage()}; password hashes ${scheme}`,
     );
     console.log(row('', 'argon2id verify', 'sign-ins', 'ratio'));
     console.log(

@@ -25,6 +25,18 @@ const TOKEN_COLUMNS = [
 const findTokenByHash = compiledOnce(1, (db, tokenHash) => db.selectFrom('access_tokens').select(TOKEN_COLUMNS).where('token_hash', '=', tokenHash));
 
 export function tokensRepository(db: Kysely<Database>) {
+  /** The organization's tokens not yet revoked whose `column` is `value` are revoked at `at`. */
+  async function revokeWhere(orgId: string, column: 'id' | 'client_id', value: string, at: string): Promise<void> {
+    await db
+      .updateTable('access_tokens')
+      .set({ revoked_date: at })
+      .where('org_id', '=', orgId)
+      .where(column, '=', value)
+      .where('revoked_date', 'is', null)
+      .execute();
+    noteTokensRevoked();
+  }
+
   return {
     async insert(row: AccessTokenRow): Promise<void> {
       await db.insertInto('access_tokens').values(row).execute();
@@ -48,26 +60,12 @@ export function tokensRepository(db: Kysely<Database>) {
     findById(tokenId: string): Promise<AccessTokenRow | undefined> {
       return db.selectFrom('access_tokens').selectAll().where('id', '=', tokenId).where('client_id', 'is', null).executeTakeFirst();
     },
-    async revoke(orgId: string, tokenId: string, at: string): Promise<void> {
-      await db
-        .updateTable('access_tokens')
-        .set({ revoked_date: at })
-        .where('org_id', '=', orgId)
-        .where('id', '=', tokenId)
-        .where('revoked_date', 'is', null)
-        .execute();
-      noteTokensRevoked();
+    revoke(orgId: string, tokenId: string, at: string): Promise<void> {
+      return revokeWhere(orgId, 'id', tokenId, at);
     },
     /** Every token issued to a client stops working with it. */
-    async revokeClientTokens(orgId: string, clientId: string, at: string): Promise<void> {
-      await db
-        .updateTable('access_tokens')
-        .set({ revoked_date: at })
-        .where('org_id', '=', orgId)
-        .where('client_id', '=', clientId)
-        .where('revoked_date', 'is', null)
-        .execute();
-      noteTokensRevoked();
+    revokeClientTokens(orgId: string, clientId: string, at: string): Promise<void> {
+      return revokeWhere(orgId, 'client_id', clientId, at);
     },
     /** A client's tokens that expired before `before`: they can never be used again, so nothing is lost. */
     async deleteExpiredClientTokens(orgId: string, clientId: string, before: string): Promise<void> {

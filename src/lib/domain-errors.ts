@@ -10,6 +10,12 @@
 export abstract class DomainError extends Error {
   /** Which refusal this is: the edges switch on it. A subclass names one of the union's kinds. */
   abstract readonly kind: DomainRefusal['kind'];
+
+  /** `problem` is the message; the name is the class's (NotFound, Conflict, ...). */
+  constructor(problem: string) {
+    super(problem);
+    this.name = new.target.name;
+  }
 }
 
 /** Why each property of a request is refused, by property name. */
@@ -27,7 +33,6 @@ export class NotFound extends DomainError {
   /** `what`, when given, names what was looked for ("User <id>"), for the APIs that say it (SCIM). */
   constructor(readonly what?: string) {
     super(NOT_FOUND_MESSAGE);
-    this.name = 'NotFound';
   }
 }
 
@@ -42,7 +47,6 @@ export class Conflict extends DomainError {
     readonly problem: string = IN_USE_MESSAGE,
   ) {
     super(`${properties.join(' and ')} ${problem}`);
-    this.name = 'Conflict';
   }
 
   /** The conflict as field errors, as v5 gives it. */
@@ -64,7 +68,6 @@ export class Invalid extends DomainError {
           .map(([property, problem]) => `${property}: ${problem}`)
           .join('; '),
     );
-    this.name = 'Invalid';
   }
 }
 
@@ -82,35 +85,22 @@ export class Malformed extends DomainError {
     problem: string,
   ) {
     super(problem);
-    this.name = 'Malformed';
   }
 }
 
 /** A request refused as a whole by the state of what it changes (a category still holding fields, ...). */
 export class Refused extends DomainError {
   readonly kind = 'refused';
-  constructor(problem: string) {
-    super(problem);
-    this.name = 'Refused';
-  }
 }
 
 /** The resource is not in the state the request's precondition (If-Match, If-None-Match) names. */
 export class PreconditionFailed extends DomainError {
   readonly kind = 'preconditionFailed';
-  constructor(problem: string) {
-    super(problem);
-    this.name = 'PreconditionFailed';
-  }
 }
 
 /** The credentials given (an access token, an email and password) identify no one who may act: the message says why. */
 export class Unauthenticated extends DomainError {
   readonly kind = 'unauthenticated';
-  constructor(problem: string) {
-    super(problem);
-    this.name = 'Unauthenticated';
-  }
 }
 
 /** Too many attempts: try again after `retryAfterMs`. */
@@ -121,7 +111,6 @@ export class Throttled extends DomainError {
     readonly retryAfterMs: number,
   ) {
     super(problem);
-    this.name = 'Throttled';
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, browserSkip, consoleScreenshot, launchBrowser, type AxeViolation } from '../helpers/browser.js';
+import { axeViolations, browserSkip, consoleScreenshot, launchBrowser, watchPage, type AxeViolation } from '../helpers/browser.js';
 import { ServerProcess } from '../helpers/server-process.js';
 import { ALL_ENGINES, createTestDatabase, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
@@ -42,13 +42,7 @@ for (const engine of ALL_ENGINES) {
       context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       page = await context.newPage();
-      page.on('console', (message) => {
-        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
-      });
-      page.on('response', (response) => {
-        if (response.status() >= 400 && new URL(response.url()).pathname !== '/favicon.ico') problems.push(`${response.status()} ${response.url()}`);
-      });
-      page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+      watchPage(page, problems);
     });
     after(async () => {
       await context?.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, browserSkip, consoleScreenshot, launchBrowser, type AxeViolation } from '../helpers/browser.js';
+import { axeViolations, browserSkip, consoleScreenshot, launchBrowser, watchPage, type AxeViolation } from '../helpers/browser.js';
 import { createdId, ServerProcess } from '../helpers/server-process.js';
 import { ALL_ENGINES, createTestDatabase, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
@@ -78,14 +78,7 @@ for (const engine of ALL_ENGINES) {
       browser = await launchBrowser();
       context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
       page = await context.newPage();
-      page.on('console', (message) => {
-        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
-      });
-      page.on('response', (response) => {
-        const { pathname } = new URL(response.url());
-        if (response.status() >= 400 && pathname !== '/favicon.ico') (refusing ? refusals : problems).push(`${response.status()} ${response.url()}`);
-      });
-      page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+      watchPage(page, problems, () => (refusing ? refusals : problems));
       page.on('dialog', (dialog) => {
         questions.push(dialog.message());
         void dialog.accept();

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import { DEFAULT_PEOPLE_SETTINGS, type PeopleSettings } from '../../src/accounts/settings.js';
 import { eventsAfter, latestEventId } from '../helpers/events.js';
 import { forEachEngine, type Harness } from '../helpers/harness.js';
+import { startMailbox } from '../helpers/mailbox.js';
 import { CONSOLE_PASSWORD, signedInAs, textOf, valueOf } from '../helpers/console-sign-in.js';
 import { browserOf, type PageBrowser } from '../helpers/pages.js';
 
@@ -385,32 +384,14 @@ forEachEngine('Console: people', (h) => {
   });
 });
 
-/** A real SMTP server on a free port, keeping the text of each mail it is sent. */
-function mailbox() {
-  const mails: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((recipient) => recipient.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  return { server, mails };
-}
-
-const box = mailbox();
+/** A real SMTP server on a free port, for both engines' servers. */
+let box: Awaited<ReturnType<typeof startMailbox>>;
 const people: PeopleSettings = { ...DEFAULT_PEOPLE_SETTINGS, mail: { url: '', from: 'console@example.com' } };
 before(async () => {
-  await new Promise<void>((resolve) => box.server.listen(0, '127.0.0.1', resolve));
-  people.mail!.url = `smtp://127.0.0.1:${(box.server.server.address() as AddressInfo).port}`;
+  box = await startMailbox();
+  people.mail!.url = box.url;
 });
-after(() => new Promise<void>((resolve) => box.server.close(() => resolve())));
+after(() => box?.close());
 
 forEachEngine(
   'Console: people, with a mail server',
@@ -425,16 +406,9 @@ forEachEngine(
       const page = await admin.follow(sent);
       assert.match(textOf(page), /A link to choose a new password is on its way/);
       assert.doesNotMatch(page.body, /reset-password\//);
-      const deadline = Date.now() + 10_000;
-      while (!box.mails.some((mail) => mail.to.includes(email)) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const mail = box.mails.find((each) => each.to.includes(email));
-      assert.ok(mail, 'a mail was sent');
-      // Quoted-printable undone: soft line breaks joined, `=XX` bytes decoded.
-      const text = mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-      const link = /https?:\/\/\S+\/reset-password\/[\w-]+/.exec(text)?.[0];
-      assert.ok(link, mail.raw);
+      const mail = await box.next(email);
+      const link = /https?:\/\/\S+\/reset-password\/[\w-]+/.exec(mail.text)?.[0];
+      assert.ok(link, mail.text);
       assert.equal((await browserOf(h).get(link)).status, 200);
     });
   },

@@ -71,3 +71,19 @@ export function consoleScreenshot(name: string): string {
   mkdirSync(folder, { recursive: true });
   return resolve(folder, name);
 }
+
+/**
+ * Collects in `problems` whatever `page` does wrong: an error of its console (a resource that failed
+ * is told by its response instead), of its script, and an answer of 400 or more (the browser's own
+ * guess at /favicon.ico aside). An answer goes to the list `failed()` gives instead, when given: for
+ * refusals a walk asks for on purpose.
+ */
+export function watchPage(page: Page, problems: string[], failed: () => string[] = () => problems): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400 && new URL(response.url()).pathname !== '/favicon.ico') failed().push(`${response.status()} ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+}

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Engine } from '../../src/db/database.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
 import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
-import { axeViolations, launchBrowser, type AxeViolation } from './browser.js';
+import { axeViolations, launchBrowser, watchPage, type AxeViolation } from './browser.js';
 import { CONSOLE_PASSWORD } from './console-sign-in.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createdId, ServerProcess, type Reply } from './server-process.js';
@@ -63,15 +63,7 @@ export class ConsoleInBrowser {
     this.browser = await launchBrowser();
     this.context = await this.browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const page = (this.page = await this.context.newPage());
-    page.on('console', (message) => {
-      // A resource that failed is told by the response below, the browser's own favicon.ico aside.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) this.problems.push(`console: ${message.text()}`);
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400 && new URL(response.url()).pathname !== '/favicon.ico')
-        this.problems.push(`${response.status()} ${response.url()}`);
-    });
-    page.on('pageerror', (error) => this.problems.push(`page: ${error.message}`));
+    watchPage(page, this.problems);
     page.on('dialog', (dialog) => {
       this.questions.push(dialog.message());
       void dialog.accept();

@@ -168,8 +168,8 @@ export const importsSection: ConsoleSection = {
       return upload;
     }
 
-    /** Starts the import job of `POST /imports` on the upload's file; an expired upload is a 404 page, a file too large a 413. */
-    async function startJob(request: FastifyRequest, person: ConsoleRequest, upload: Upload, query: ImportQuery): Promise<ImportJob> {
+    /** The upload's file; an expired upload is a 404 page. */
+    async function uploadBytes(person: ConsoleRequest, upload: Upload): Promise<Buffer> {
       const bytes = await uploads.bytes(person.organization.id, upload.id);
       if (!bytes)
         throw new PageError(
@@ -177,6 +177,12 @@ export const importsSection: ConsoleSection = {
           () => 'No such upload',
           () => 'The upload expired: upload the file again.',
         );
+      return bytes;
+    }
+
+    /** Starts the import job of `POST /imports` on the upload's file; an expired upload is a 404 page, a file too large a 413. */
+    async function startJob(request: FastifyRequest, person: ConsoleRequest, upload: Upload, query: ImportQuery): Promise<ImportJob> {
+      const bytes = await uploadBytes(person, upload);
       try {
         return await jobs.start(person.caller, bytes, upload.format, query, request.log);
       } catch (error) {
@@ -192,13 +198,7 @@ export const importsSection: ConsoleSection = {
 
     /** Reads the upload's headings with the import's own reader; a file beyond its budgets is a 413 page. */
     async function headingsOf(person: ConsoleRequest, upload: Upload, where: { sheet?: string; headerRow?: number }): Promise<OpenedFile> {
-      const bytes = await uploads.bytes(person.organization.id, upload.id);
-      if (!bytes)
-        throw new PageError(
-          404,
-          () => 'No such upload',
-          () => 'The upload expired: upload the file again.',
-        );
+      const bytes = await uploadBytes(person, upload);
       try {
         const { reader, file } = await FileReader.open({ bytes }, upload.format, where);
         await reader.close();
