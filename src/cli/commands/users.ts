@@ -102,7 +102,7 @@ function printOutcome(name: string, outcome: ImportOutcome, options: { json: boo
  * four, for the rest of the process: an import makes garbage at the rate the file is read (each
  * batch of rows lives across a database round trip, so it outlives the young generation), and
  * when the collector got little of a busy machine's CPU the heap grew to several times what was
- * live: the 60 MiB file of issue 37 peaked at 4.3x the file beyond a tiny file's, against 1.5x
+ * live: the 60 MiB file of issue 37 peaked at up to 4.2x the file beyond a tiny file's, against 1.5x
  * with this (docs/performance.md, "Issue 37: import memory"). A process of its own, whose only
  * work is the import, pays the collections' time; the server does not set it.
  */
