@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { delimitedLayout, delimitedRows, jsonLines, type TableRow } from './delimited.js';
 import { FileTooLarge } from './file-limits.js';
 import type { OpenedFile, ReaderInput, ReaderMessage, ReaderRequest, SheetPreview } from './file-reader.js';
-import { decodedText, encodingOf, UndecodableFile, type Encoding } from './file-text.js';
+import { bytesInMemory, bytesOnDisk, decodedText, encodingOf, UndecodableFile, type Encoding, type FileBytes } from './file-text.js';
 import type { FileRow, Problem } from './rows.js';
 import { checkUnpackedSize, workbookSheets, type Sheet } from './spreadsheet.js';
 
@@ -65,14 +65,23 @@ interface Table {
   sheets: SheetPreview[];
 }
 
-async function bytesOf(): Promise<Buffer> {
+/**
+ * The file's bytes: a file on disk is read from disk for each pass, a chunk at a time, never held
+ * whole (a workbook is read whole: a zip is unpacked from its end).
+ */
+function bytesOf(): FileBytes {
+  if ('path' in input.source) return bytesOnDisk(input.source.path);
+  return bytesInMemory(input.source.bytes);
+}
+
+async function wholeBytesOf(): Promise<Buffer> {
   if ('path' in input.source) return readFile(input.source.path);
   const { bytes } = input.source;
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The file's encoding and where its text starts; a file that cannot be decoded is a problem. */
-function textStart(bytes: Buffer, problems: Problem[]): { encoding: Encoding; start: number } | undefined {
+function textStart(bytes: FileBytes, problems: Problem[]): { encoding: Encoding; start: number } | undefined {
   try {
     return encodingOf(bytes, input.encoding, input.format === 'csv');
   } catch (error) {
@@ -82,8 +91,9 @@ function textStart(bytes: Buffer, problems: Problem[]): { encoding: Encoding; st
   }
 }
 
-async function tableOf(bytes: Buffer, problems: Problem[]): Promise<Table | undefined> {
+async function tableOf(problems: Problem[]): Promise<Table | undefined> {
   if (input.format === 'csv') {
+    const bytes = bytesOf();
     const start = textStart(bytes, problems);
     if (!start) return undefined;
     const first = decodedText(bytes, start.start, start.encoding).next();
@@ -94,6 +104,7 @@ async function tableOf(bytes: Buffer, problems: Problem[]): Promise<Table | unde
       sheets: [],
     };
   }
+  const bytes = await wholeBytesOf();
   checkUnpackedSize(bytes, input.limits.unpackedBytes);
   const sheets = await workbookSheets(bytes);
   if (!sheets) {
@@ -206,10 +217,10 @@ async function sendRows(rows: FileRow[]): Promise<void> {
   send({ type: 'rows', rows });
 }
 
-async function* fileRows(bytes: Buffer, table: Table | undefined, headings: readonly string[] | undefined): AsyncGenerator<FileRow> {
+async function* fileRows(bytes: FileBytes | undefined, table: Table | undefined, headings: readonly string[] | undefined): AsyncGenerator<FileRow> {
   if (!table) {
-    const start = textStart(bytes, [])!;
-    for (const { number, record } of jsonLines(decodedText(bytes, start.start, start.encoding), [])) yield { number, record };
+    const start = textStart(bytes!, [])!;
+    for (const { number, record } of jsonLines(decodedText(bytes!, start.start, start.encoding), [])) yield { number, record };
     return;
   }
   let started = false;
@@ -223,7 +234,7 @@ async function* fileRows(bytes: Buffer, table: Table | undefined, headings: read
   }
 }
 
-async function pass(bytes: Buffer, table: Table | undefined, headings: readonly string[] | undefined): Promise<void> {
+async function pass(bytes: FileBytes | undefined, table: Table | undefined, headings: readonly string[] | undefined): Promise<void> {
   let batch: FileRow[] = [];
   for await (const row of fileRows(bytes, table, headings)) {
     batch.push(row);
@@ -237,15 +248,16 @@ async function pass(bytes: Buffer, table: Table | undefined, headings: readonly 
 }
 
 async function open(): Promise<void> {
-  const bytes = await bytesOf();
   const problems: Problem[] = [];
+  let bytes: FileBytes | undefined;
   let table: Table | undefined;
   let opened: OpenedFile & { headings?: string[] };
   if (input.format === 'jsonl') {
+    bytes = bytesOf();
     const start = textStart(bytes, problems);
     opened = start ? openJsonLines(decodedText(bytes, start.start, start.encoding), problems) : { columns: [], rows: 0, sheets: [], problems };
   } else {
-    table = await tableOf(bytes, problems);
+    table = await tableOf(problems);
     opened = table ? await openTable(table, problems) : { columns: [], rows: 0, sheets: [], problems };
   }
   const { headings, ...file } = opened;

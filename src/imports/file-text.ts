@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import iconv from 'iconv-lite';
 
 /**
@@ -65,45 +66,190 @@ function utf8SequenceAt(bytes: Uint8Array, i: number): number {
   return length;
 }
 
-/** The offset of the first byte that is not UTF-8, or -1; and whether any multi-byte sequence was seen before it. */
-function firstNonUtf8(bytes: Uint8Array, start: number): { offset: number; multiByte: boolean } {
-  let multiByte = false;
-  for (let i = start; i < bytes.length;) {
-    const length = utf8SequenceAt(bytes, i);
-    if (length === 0) return { offset: i, multiByte };
-    if (length > 1) multiByte = true;
-    i += length;
+/** Bytes read and decoded per step: a file's text is made a slice at a time, never whole. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * An import file's bytes, read a chunk at a time: from disk, where they stay (a pass over a file of
+ * 60 MiB holds 1 MiB of it), or from memory (an upload).
+ */
+export interface FileBytes {
+  readonly size: number;
+  /** The bytes from `start` on, a chunk at a time; a chunk may be overwritten by the next, so keep none. */
+  chunks(start: number): Iterable<Uint8Array>;
+  /** A copy of the bytes from `start` to `end` (the first bytes, and what an error message quotes). */
+  slice(start: number, end: number): Uint8Array;
+}
+
+export function bytesInMemory(bytes: Uint8Array): FileBytes {
+  return {
+    size: bytes.length,
+    *chunks(start) {
+      for (let offset = start; offset < bytes.length; offset += CHUNK_BYTES)
+        yield bytes.subarray(offset, Math.min(bytes.length, offset + CHUNK_BYTES));
+    },
+    slice: (start, end) => Uint8Array.prototype.slice.call(bytes, start, Math.min(end, bytes.length)),
+  };
+}
+
+/** The file changed on disk while it was read: the rows checked would not be the rows written. */
+export class ChangedFile extends Error {}
+
+/**
+ * A file on disk, read again for each pass rather than held: opened for each chunk (a reader that
+ * stops, or a thread that is ended, leaves no descriptor open), and refused as soon as its size,
+ * modification time or inode differ from when it was first opened.
+ */
+export function bytesOnDisk(path: string): FileBytes {
+  const identity = (fd: number) => {
+    const stats = fstatSync(fd, { bigint: true });
+    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+  };
+  const read = <T>(then: (fd: number) => T): T => {
+    const fd = openSync(path, 'r');
+    try {
+      if (identity(fd) !== opened)
+        throw new ChangedFile(`${path} changed while it was being imported: nothing more is read from it; import it again once it is written`);
+      return then(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const first = openSync(path, 'r');
+  let opened: string;
+  let size: number;
+  try {
+    opened = identity(first);
+    size = fstatSync(first).size;
+  } finally {
+    closeSync(first);
   }
-  return { offset: -1, multiByte };
+  const bytesAt = (buffer: Uint8Array, position: number, length: number) =>
+    read((fd) => {
+      let got = 0;
+      while (got < length) {
+        const n = readSync(fd, buffer, got, length - got, position + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return buffer.subarray(0, got);
+    });
+  return {
+    size,
+    *chunks(start) {
+      const buffer = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+      for (let offset = start; offset < size; offset += CHUNK_BYTES) {
+        const chunk = bytesAt(buffer, offset, Math.min(CHUNK_BYTES, size - offset));
+        if (chunk.length === 0) return;
+        yield chunk;
+      }
+    },
+    slice: (start, end) => {
+      const length = Math.max(0, Math.min(end, size) - start);
+      return bytesAt(new Uint8Array(length), start, length);
+    },
+  };
+}
+
+/** The most bytes past its first that a sequence (a UTF-8 character, a UTF-16 surrogate pair) takes. */
+const SEQUENCE_TAIL = 3;
+
+/**
+ * Scans the bytes from `start`, a chunk at a time. `scan(bytes, from, to, offset)` reads the
+ * sequences starting at `from` up to `to` and returns where it stopped (`to` or past it), or true to
+ * stop; `offset` is where `bytes` is in the file, and `bytes` holds SEQUENCE_TAIL bytes past `to`
+ * unless the file ends first. A sequence cut by a chunk's end is read from the few bytes joining the
+ * two chunks, so no chunk is ever copied.
+ */
+function scanChunks(file: FileBytes, start: number, scan: (bytes: Uint8Array, from: number, to: number, offset: number) => number | true): void {
+  let left: Uint8Array = new Uint8Array(0);
+  let leftAt = start;
+  let offset = start;
+  for (const chunk of file.chunks(start)) {
+    const last = offset + chunk.length >= file.size;
+    let from = 0;
+    if (left.length > 0) {
+      const joint = Buffer.concat([left, chunk.subarray(0, SEQUENCE_TAIL)]);
+      const ends = last && chunk.length <= SEQUENCE_TAIL;
+      const read = scan(joint, 0, ends ? joint.length : left.length, leftAt);
+      if (read === true || ends) return;
+      from = read - left.length;
+    }
+    const read = scan(chunk, from, last ? chunk.length : chunk.length - SEQUENCE_TAIL, offset);
+    if (read === true) return;
+    // A copy (a Buffer's slice would share the chunk's memory, which the next chunk overwrites).
+    left = Uint8Array.prototype.slice.call(chunk, read);
+    leftAt = offset + read;
+    offset += chunk.length;
+  }
+}
+
+/** The offset of the first byte that is not UTF-8, or -1; and whether any multi-byte sequence was seen before it. */
+function firstNonUtf8(file: FileBytes, start: number): { offset: number; multiByte: boolean } {
+  let multiByte = false;
+  let found = -1;
+  scanChunks(file, start, (bytes, from, to, offset) => {
+    let i = from;
+    while (i < to) {
+      const length = utf8SequenceAt(bytes, i);
+      if (length === 0) {
+        found = offset + i;
+        return true;
+      }
+      if (length > 1) multiByte = true;
+      i += length;
+    }
+    return i;
+  });
+  return { offset: found, multiByte };
 }
 
 /** The offset of the first unit that is not UTF-16 (a lone surrogate, an odd last byte), or -1. */
-function firstNonUtf16(bytes: Uint8Array, start: number, littleEndian: boolean): number {
-  const unit = (i: number) => (littleEndian ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!);
-  for (let i = start; i < bytes.length; i += 2) {
-    if (i + 1 >= bytes.length) return i;
-    const code = unit(i);
-    if (code >= 0xdc00 && code <= 0xdfff) return i;
-    if (code >= 0xd800 && code <= 0xdbff) {
-      if (i + 3 >= bytes.length || unit(i + 2) < 0xdc00 || unit(i + 2) > 0xdfff) return i;
-      i += 2;
+function firstNonUtf16(file: FileBytes, start: number, littleEndian: boolean): number {
+  let found = -1;
+  scanChunks(file, start, (bytes, from, to, offset) => {
+    const unit = (i: number) => (littleEndian ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!);
+    let i = from;
+    for (; i < to; i += 2) {
+      const code = i + 1 < bytes.length ? unit(i) : undefined;
+      const lone =
+        code === undefined ||
+        (code >= 0xdc00 && code <= 0xdfff) ||
+        (code >= 0xd800 && code <= 0xdbff && (i + 3 >= bytes.length || unit(i + 2) < 0xdc00 || unit(i + 2) > 0xdfff));
+      if (lone) {
+        found = offset + i;
+        return true;
+      }
+      if (code >= 0xd800 && code <= 0xdbff) i += 2;
     }
-  }
-  return -1;
+    return i;
+  });
+  return found;
 }
 
-function decode(bytes: Uint8Array, start: number, end: number, encoding: Encoding): string {
-  return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start), encoding, { stripBOM: false });
+/** The offset of the first byte Windows-1252 leaves undefined, or -1. */
+function firstUndefinedIn1252(file: FileBytes, start: number): number {
+  let found = -1;
+  scanChunks(file, start, (bytes, from, to, offset) => {
+    for (let i = from; i < to; i++) {
+      if (!UNDEFINED_IN_1252.has(bytes[i]!)) continue;
+      found = offset + i;
+      return true;
+    }
+    return to;
+  });
+  return found;
 }
 
-/** Bytes decoded per step: a file's text is made a slice at a time, never whole. */
-const DECODED_BYTES = 1024 * 1024;
+function decode(bytes: Uint8Array, encoding: Encoding): string {
+  return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), encoding, { stripBOM: false });
+}
 
-/** The text of `bytes` from `start`, in slices (a character split between two slices is kept whole). */
-export function* decodedText(bytes: Uint8Array, start: number, encoding: Encoding): Generator<string> {
+/** The text of the file from `start`, in slices (a character split between two chunks is kept whole). */
+export function* decodedText(file: FileBytes, start: number, encoding: Encoding): Generator<string> {
   const decoder = iconv.getDecoder(encoding, { stripBOM: false });
-  for (let offset = start; offset < bytes.length; offset += DECODED_BYTES) {
-    const text = decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(DECODED_BYTES, bytes.length - offset)));
+  for (const chunk of file.chunks(start)) {
+    const text = decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
     if (text) yield text;
   }
   const rest = decoder.end();
@@ -159,12 +305,13 @@ function positionOf(text: string, quoted: boolean): { row: number; column: numbe
  * UTF-8, else Windows-1252 when it holds no UTF-8 sequence at all; a file that mixes both is
  * refused, since either reading would alter some names.
  */
-export function encodingOf(bytes: Uint8Array, named: Encoding | undefined, quoted: boolean): { encoding: Encoding; start: number } {
-  const bom = BOMS.find(([, mark]) => mark.every((byte, i) => bytes[i] === byte));
-  const zeros = named || bom ? undefined : utf16ByZeros(bytes);
+export function encodingOf(file: FileBytes, named: Encoding | undefined, quoted: boolean): { encoding: Encoding; start: number } {
+  const head = file.slice(0, SNIFFED_BYTES);
+  const bom = BOMS.find(([, mark]) => mark.every((byte, i) => head[i] === byte));
+  const zeros = named || bom ? undefined : utf16ByZeros(head);
   if (zeros === 'unknown') {
-    const offset = bytes.indexOf(0);
-    const { row, column } = positionOf(decode(bytes, 0, offset, 'windows-1252'), quoted);
+    const offset = head.indexOf(0);
+    const { row, column } = positionOf(decode(head.subarray(0, offset), 'windows-1252'), quoted);
     throw new UndecodableFile(
       row,
       column,
@@ -174,23 +321,23 @@ export function encodingOf(bytes: Uint8Array, named: Encoding | undefined, quote
   let encoding: Encoding = named ?? bom?.[0] ?? zeros ?? 'utf-8';
   const start = bom && bom[0] === encoding ? bom[1].length : 0;
   const refuse = (offset: number, what: string): never => {
-    const { row, column } = positionOf(decode(bytes, start, offset, encoding), quoted);
-    const hex = [...bytes.subarray(offset, offset + 1)].map((byte) => `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    const { row, column } = positionOf(decode(file.slice(start, offset), encoding), quoted);
+    const hex = [...file.slice(offset, offset + 1)].map((byte) => `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
     throw new UndecodableFile(row, column, `byte ${hex} is not ${what}; name the file's encoding with --encoding (${ENCODINGS.join(', ')})`);
   };
   if (encoding === 'utf-8') {
-    const { offset, multiByte } = firstNonUtf8(bytes, start);
+    const { offset, multiByte } = firstNonUtf8(file, start);
     if (offset >= 0) {
       if (named || bom || multiByte) refuse(offset, 'valid UTF-8');
       encoding = 'windows-1252';
     }
   }
   if (encoding === 'utf-16le' || encoding === 'utf-16be') {
-    const offset = firstNonUtf16(bytes, start, encoding === 'utf-16le');
+    const offset = firstNonUtf16(file, start, encoding === 'utf-16le');
     if (offset >= 0) refuse(offset, `valid ${encoding.toUpperCase()}`);
   }
   if (encoding === 'windows-1252') {
-    const offset = bytes.findIndex((byte, i) => i >= start && UNDEFINED_IN_1252.has(byte));
+    const offset = firstUndefinedIn1252(file, start);
     if (offset >= 0) refuse(offset, 'a Windows-1252 character');
   }
   return { encoding, start };
