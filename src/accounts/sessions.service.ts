@@ -50,11 +50,14 @@ export function sessionsService(db: Kysely<Database>, lifetimes: SessionLifetime
       if (previous !== undefined && isWellFormedSecret(previous, SECRET_PREFIXES.session)) await sessions.delete(orgId, hashSecret(previous));
       const secret = newSecret(SECRET_PREFIXES.session);
       const at = clock();
+      // A session counts when it was created after the person's cutoff (a password change, a sign-out
+      // everywhere); the browser that just changed the password may start its own in the same millisecond.
+      const cutoff = await usersRepository(db).sessionsValidAfter(orgId, userId);
       await sessions.insert({
         org_id: orgId,
         id: hashSecret(secret),
         user_id: userId,
-        created_at: iso(at),
+        created_at: iso(cutoff === undefined ? at : Math.max(at, Date.parse(cutoff) + 1)),
         last_seen_at: iso(at),
         expires_at: iso(at + lifetimes.maxMs),
         address: origin.address ?? null,

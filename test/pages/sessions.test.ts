@@ -8,6 +8,8 @@ import type { TestDatabase } from '../helpers/database.js';
 import { forEachEngine, Harness } from '../helpers/harness.js';
 import { browserOf, createPerson, freshAddress, injected, type PageBrowser } from '../helpers/pages.js';
 import { DEFAULT_PASSWORD_POLICY } from '../../src/lib/password-policy.js';
+import { sessionsService } from '../../src/accounts/sessions.service.js';
+import { usersRepository } from '../../src/resources/users/users.repository.js';
 
 const PASSWORD = 'session horse 1';
 
@@ -84,6 +86,18 @@ forEachEngine('Sessions end when they must', (h) => {
     assert.equal(await isSignedIn(h, laptop), false);
     // A copy of the cookie taken before counts no more than the cookie.
     assert.equal(await isSignedIn(h, copy), false);
+  });
+
+  it('counts a session started in the same millisecond as the cutoff, and none started before it', async () => {
+    const { id } = await signedIn(h);
+    const cutoff = Date.now();
+    await usersRepository(h.database.db).update(h.org.id, id, { sessions_valid_after: new Date(cutoff).toISOString() });
+    const lifetimes = { idleMs: 60_000, maxMs: 3_600_000 };
+    const sameMillisecond = await sessionsService(h.database.db, lifetimes, () => cutoff).start(h.org.id, id, {});
+    const before = await sessionsService(h.database.db, lifetimes, () => cutoff - 1).start(h.org.id, id, {});
+    const sessions = sessionsService(h.database.db, lifetimes, () => cutoff + 1);
+    assert.ok(await sessions.resume(h.org.id, sameMillisecond.secret), 'the browser that just changed the password stays signed in');
+    assert.ok(await sessions.resume(h.org.id, before.secret), 'a session is never started before the cutoff');
   });
 });
 
