@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { containsText, lowerCase } from '../../src/db/filters.js';
-import { nameConditions, rarestFragments, type NameSample } from '../../src/resources/users/name-search.js';
+import { nameConditions, rarestFragments, sampledNameConditions, type NameSample } from '../../src/resources/users/name-search.js';
 import { forEachEngine, type Organization } from '../helpers/harness.js';
 
 /** Last names that fold, or not, in awkward ways, and LIKE's own characters. */
@@ -66,13 +66,13 @@ describe('users: the fragments of a name filter asked of the PostgreSQL index', 
 
   it('asks for two common ones when together they are rare', () => {
     const halves = sample(['alpha', 'alpha', 'omega', 'omega', 'alpha omega']);
-    assert.equal(rarestFragments('alpha omega', halves), undefined);
+    assert.deepEqual(rarestFragments('alpha omega', halves), []);
     assert.deepEqual(rarestFragments('alpha omega', sample(['alpha', 'alpha', 'omega', 'omega'])), ['alp', 'ega']);
   });
 
-  it('asks for none when the people they leave are many, or when there is none of letters or digits only', () => {
-    assert.equal(rarestFragments('family1', families), undefined);
-    assert.equal(rarestFragments('family', families), undefined);
+  it('asks for none when the people they leave are many (walking the list instead), and leaves alone a text with none of letters or digits only', () => {
+    assert.deepEqual(rarestFragments('family1', families), []);
+    assert.deepEqual(rarestFragments('family', families), []);
     // A fifth of 10,000 people is few enough to read.
     assert.deepEqual(rarestFragments('family1', sample(families.values, 10_000)), ['ly1']);
     assert.equal(rarestFragments('a-b c!d', families), undefined);
@@ -82,7 +82,7 @@ describe('users: the fragments of a name filter asked of the PostgreSQL index', 
   it('counts the shares of the most common names and of the histogram as ANALYZE gave them', () => {
     const weighted: NameSample = { values: ['family1', 'family2', 'quill'], shares: [0.9, 0.0999, 0.0001], people: 1_000_000 };
     assert.deepEqual(rarestFragments('quill', weighted), ['qui', 'ill']);
-    assert.equal(rarestFragments('family2', weighted), undefined);
+    assert.deepEqual(rarestFragments('family2', weighted), []);
   });
 });
 
@@ -205,6 +205,20 @@ forEachEngine('users: the name filters through their index', (h) => {
       assert.match(text, /users_last_name_trigrams/);
       assert.doesNotMatch(asked, /family123/, text);
       for (const fragment of fragments) assert.ok(asked.includes(`'${fragment as string}'`), text);
+    });
+
+    // A filter whose fragments a million people hold walks the list instead: never the trigram index.
+    const common = sampledNameConditions({ column: 'last_name', text: 'family1', atStart: false }, sample(['family0', 'family1', 'family12']));
+    const walked = common.reduce(
+      (users, condition) => users.where(condition),
+      h.database.db.selectFrom('users').select('id').where('org_id', '=', families.id),
+    );
+    assert.deepEqual((await walked.execute()).map(({ id }) => id).sort(), familyMembers('family1'));
+    await h.database.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const compiled = walked.compile();
+      const plan = await trx.executeQuery<Record<string, string>>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
+      assert.doesNotMatch(plan.rows.map((row) => Object.values(row).join()).join('\n'), /trigrams/);
     });
   });
 });

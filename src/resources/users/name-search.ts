@@ -146,9 +146,10 @@ const askable = (fragment: string) => /^[\p{L}\p{N}]{3}$/u.test(fragment);
  * The fragments of a filter's text (a part of a name, of four letters or more) to ask of PostgreSQL's
  * trigram index instead of all of them: the rarest in `sample`, and with it the one that leaves the
  * fewest people with it (of several that leave as few, the rarest, then the farthest from it in the
- * text) when that one is rare too, or when the rarest alone is not. Undefined when they may still
- * leave more than INDEX_READ_LIMIT people, or the text has no such fragment: its own condition is
- * then used as before.
+ * text) when that one is rare too, or when the rarest alone is not. None when they may still leave
+ * more than INDEX_READ_LIMIT people: the filter is common, and the list's order walked, testing each
+ * person, meets a page sooner than the index. Undefined when the text has no such fragment: its own
+ * condition is then used as before.
  */
 export function rarestFragments(text: string, sample: NameSample): string[] | undefined {
   const all = trigramsOf(lowerCase(text));
@@ -169,7 +170,7 @@ export function rarestFragments(text: string, sample: NameSample): string[] | un
     .sort((a, b) => a.both - b.both || a.people - b.people || b.apart - a.apart);
   const rare = (people: number) => people <= INDEX_READ_LIMIT;
   if (partner && (rare(partner.people) || (!rare(rarest.people) && rare(partner.both)))) return [rarest.fragment, partner.fragment];
-  return rare(rarest.people) ? [rarest.fragment] : undefined;
+  return rare(rarest.people) ? [rarest.fragment] : [];
 }
 
 /** The trigram index of migration 0030 over a column. */
@@ -245,15 +246,19 @@ async function nameSamples(db: Kysely<Database> | Transaction<Database>): Promis
  * and tests its whole text on the rows found, as `(its own condition) is true`: the same condition,
  * which the planner estimates as before but cannot match to the index, so that it does not ask the
  * index for every fragment again (pg_trgm has no count of a trigram's people to leave the common
- * ones out). Any other filter keeps its own condition, served by the index as the planner chooses.
+ * ones out). A filter of common fragments only has that form alone: the index would read every person
+ * holding them (tens of thousands) to sort a page that walking the list's order finds in a few
+ * hundred. Any other filter keeps its own condition, served by the index as the planner chooses.
  */
 async function postgresNameConditions(db: Kysely<Database> | Transaction<Database>, filters: readonly NameFilter[]): Promise<Expression<SqlBool>[]> {
   const choosing = filters.filter(({ text, atStart }) => !atStart && lettersOf(text) > TRIGRAM_LETTERS);
   const samples = choosing.length === 0 ? new Map<string, NameSample>() : await nameSamples(db);
-  return filters.flatMap((filter) => {
-    const sample = choosing.includes(filter) ? samples.get(trigramIndex(filter.column)) : undefined;
-    const fragments = sample && rarestFragments(filter.text, sample);
-    if (!fragments) return [nameMatches(filter)];
-    return [...fragments.map((fragment) => containsText(filter.column, fragment)), sql<SqlBool>`(${nameMatches(filter)}) is true`];
-  });
+  return filters.flatMap((filter) => sampledNameConditions(filter, choosing.includes(filter) ? samples.get(trigramIndex(filter.column)) : undefined));
+}
+
+/** PostgreSQL's conditions for one filter given the sample of its column's names, if one is known (see above). */
+export function sampledNameConditions(filter: NameFilter, sample: NameSample | undefined): Expression<SqlBool>[] {
+  const fragments = sample && rarestFragments(filter.text, sample);
+  if (!fragments) return [nameMatches(filter)];
+  return [...fragments.map((fragment) => containsText(filter.column, fragment)), sql<SqlBool>`(${nameMatches(filter)}) is true`];
 }
