@@ -156,27 +156,25 @@ export const importsSection: ConsoleSection = {
       return page(reply, person, 'Imports and exports', body, statusCode);
     }
 
+    /** The 404 page of an upload that is not (or no longer) there. */
+    const noSuchUpload = (why: string) =>
+      new PageError(
+        404,
+        () => 'No such upload',
+        () => why,
+      );
+
     /** The upload of the person's organization named by the path, or a 404 page. */
     async function uploadOf(request: FastifyRequest, person: ConsoleRequest): Promise<Upload> {
       const upload = await uploads.find(person.organization.id, (request.params as { uploadId: string }).uploadId);
-      if (!upload)
-        throw new PageError(
-          404,
-          () => 'No such upload',
-          () => 'No such upload in this organization, or it expired (an upload is kept a day): upload the file again.',
-        );
+      if (!upload) throw noSuchUpload('No such upload in this organization, or it expired (an upload is kept a day): upload the file again.');
       return upload;
     }
 
     /** The upload's file; an expired upload is a 404 page. */
     async function uploadBytes(person: ConsoleRequest, upload: Upload): Promise<Buffer> {
       const bytes = await uploads.bytes(person.organization.id, upload.id);
-      if (!bytes)
-        throw new PageError(
-          404,
-          () => 'No such upload',
-          () => 'The upload expired: upload the file again.',
-        );
+      if (!bytes) throw noSuchUpload('The upload expired: upload the file again.');
       return bytes;
     }
 
