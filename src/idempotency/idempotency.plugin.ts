@@ -6,6 +6,7 @@ import { stringify } from 'safe-stable-stringify';
 import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/schema.js';
 import { errors } from '../lib/errors.js';
+import { SpooledUpload } from '../lib/spooled-upload.js';
 import { idempotencyKeyStore, type Claim, type IdempotencyKeyStore, type KeyState, type StoredAnswer } from './key-store.js';
 
 /**
@@ -52,11 +53,12 @@ const keyedRequests = new WeakMap<FastifyRequest, KeyedRequest>();
 
 function requestHash(request: FastifyRequest): string {
   const { method, params, query, body } = request;
-  // A file sent as it is (POST /imports) counts by its bytes' digest (as JSON a Buffer would be a list
-  // of every byte), and with its options, which are in the query; a JSON body's request has none.
-  const content = Buffer.isBuffer(body) ? createHash('sha256').update(body).digest('hex') : (body ?? null);
+  // A file sent as it is (POST /imports, written to a temporary file as it arrived) counts by its bytes'
+  // digest, and with its options, which are in the query; a JSON body's request has none.
+  const file = body instanceof SpooledUpload;
+  const content = file ? body.sha256 : (body ?? null);
   return createHash('sha256')
-    .update(stringify([method, request.routeOptions.url, params ?? {}, content, ...(Buffer.isBuffer(body) ? [query] : [])]))
+    .update(stringify([method, request.routeOptions.url, params ?? {}, content, ...(file ? [query] : [])]))
     .digest('hex');
 }
 

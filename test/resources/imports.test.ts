@@ -1,14 +1,21 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { before, it } from 'node:test';
 import { eventsAfter } from '../helpers/events.js';
 import { eventually } from '../helpers/eventually.js';
 import { forEachEngine } from '../helpers/harness.js';
+import { UPLOAD_FOLDER_PREFIX } from '../../src/lib/spooled-upload.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/import');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+
+// Uploads are written under the system's temporary directory: this file's own, to see what they leave there.
+process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'imports-test-'));
+const uploadsLeft = () => readdirSync(tmpdir()).filter((name) => name.startsWith(UPLOAD_FOLDER_PREFIX));
 
 /** POST /imports: the command line's import over HTTP, run in the background, its job kept for GET /imports/{id}. */
 forEachEngine('POST /imports', (h) => {
@@ -109,6 +116,40 @@ forEachEngine('POST /imports', (h) => {
     const huge = await send(Buffer.alloc(64 * 1024 * 1024 + 1, 'a'));
     assert.equal(huge.statusCode, 413);
     assert.match(huge.json().errors[0], /exceeds the limit of 67108864 bytes/);
+  });
+
+  it('keeps the file sent on disk, not in memory, until its job ends, and leaves nothing behind when no job starts', async () => {
+    const job = (await send(Buffer.from('email,firstName\nondisk@example.com,Disk\n'))).json();
+    assert.equal((await finished(job.id)).summary.created, 1);
+    await eventually(() => uploadsLeft().length === 0, { what: 'the finished job to remove its file' });
+    assert.equal((await send('email\na@example.com\n', 'text/csv', { maxChanges: 'many' })).statusCode, 400);
+    assert.equal((await send('email\na@example.com\n', 'text/csv', { shoeSize: '44' })).statusCode, 400);
+    await eventually(() => uploadsLeft().length === 0, { what: 'refused requests to remove their files' });
+
+    const key = { 'idempotency-key': `spooled-${h.engine}` };
+    const first = await h.request('POST', 'imports', 'email\nkeyed@example.com\n', { headers: { 'content-type': 'text/csv', ...key } });
+    await finished(first.json().id);
+    const replay = await h.request('POST', 'imports', 'email\nkeyed@example.com\n', { headers: { 'content-type': 'text/csv', ...key } });
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    await eventually(() => uploadsLeft().length === 0, { what: 'the replayed request to remove its file' });
+
+    // Sent without a Content-Length, the body is counted as it arrives and refused past the limit.
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    const tooMuch = Readable.from(
+      (function* () {
+        for (let sent = 0; sent <= 64; sent++) yield chunk;
+      })(),
+    );
+    const refused = await h.app.inject({
+      method: 'POST',
+      url: '/api/v5/imports',
+      headers: { authorization: `Bearer ${h.org.token}`, 'content-type': 'text/csv' },
+      payload: tooMuch,
+    });
+    assert.equal(refused.statusCode, 413, refused.body);
+    assert.match(refused.json().errors[0], /exceeds the limit of 67108864 bytes/);
+    assert.equal(refused.headers.connection, 'close', 'the rest of the body is not read');
+    assert.deepEqual(uploadsLeft(), []);
   });
 
   it('replays a retry with the same Idempotency-Key without a second import; the same key with other options is refused', async () => {

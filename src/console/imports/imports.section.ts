@@ -182,7 +182,7 @@ export const importsSection: ConsoleSection = {
     async function startJob(request: FastifyRequest, person: ConsoleRequest, upload: Upload, query: ImportQuery): Promise<ImportJob> {
       const bytes = await uploadBytes(person, upload);
       try {
-        return await jobs.start(person.caller, bytes, upload.format, query, request.log);
+        return await jobs.start(person.caller, { file: { bytes } }, upload.format, query, request.log);
       } catch (error) {
         if (error instanceof FileTooLarge)
           throw new PageError(

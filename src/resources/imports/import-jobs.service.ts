@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { findById } from '../../lib/find-by-id.js';
 import { now } from '../../lib/time.js';
 import { ImportInterrupted } from '../../imports/apply.js';
-import type { Format } from '../../imports/file-reader.js';
+import type { FileSource, Format } from '../../imports/file-reader.js';
 import type { Problem } from '../../imports/rows.js';
 import { importOptionsOf } from '../../imports/import-options.js';
 import type { ImportJob, ImportQuery, ImportSummary } from './imports.schemas.js';
@@ -30,6 +30,12 @@ const LOST_MESSAGE =
   'the server running the import stopped before it finished; the batches before were written: send the file again, and the rows already imported count as unchanged';
 
 type JobRow = ImportJobsTable;
+
+/** The file of a job: its bytes or a file on disk, and what to do with it once the job has ended (a temporary file removed). */
+export interface ImportSource {
+  file: FileSource;
+  release?(): Promise<void>;
+}
 
 /** The job as GET answers it: what it does not have yet (a finished date, a summary, problems) is left out. */
 function toResponse(row: JobRow): ImportJob {
@@ -164,11 +170,11 @@ export function importJobsService(
      * Opens the file, then records the job and starts it. Options that cannot be read are a 400, a
      * file beyond the budgets of file-limits.ts a FileTooLarge (413): either starts nothing.
      */
-    async start(caller: Caller, bytes: Uint8Array, format: Format, query: ImportQuery, log: JobLog): Promise<ImportJob> {
+    async start(caller: Caller, source: ImportSource, format: Format, query: ImportQuery, log: JobLog): Promise<ImportJob> {
       const written = importOptionsOf(format, query);
       if ('errors' in written) throw new Invalid(written.errors);
       const progress = progressOf(stagesOf(written.options));
-      const file = await openImport(db, { bytes }, { ...written.options, ...imports, passwordPolicy, progress });
+      const file = await openImport(db, source.file, { ...written.options, ...imports, passwordPolicy, progress });
       const row: JobRow = {
         org_id: caller.orgId,
         id: newId(),
@@ -193,7 +199,10 @@ export function importJobsService(
       }
       // The import runs as the organization's caller, without the request's Idempotency-Key (settled above).
       const importer: Caller = { orgId: caller.orgId, tokenId: caller.tokenId, scopes: caller.scopes, actor: importActor(caller.actor, row.id) };
-      const work = run(importer, row.id, file, progress, log).finally(() => running.delete(work));
+      const work = run(importer, row.id, file, progress, log)
+        .finally(() => source.release?.())
+        .catch((error: unknown) => log.error({ err: error, importId: row.id }, "the import's file could not be removed"))
+        .finally(() => running.delete(work));
       running.add(work);
       return job;
     },

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { ConditionalResourceRoutes } from '../../http/api-instance.js';
 import { operationId } from '../../http/resource-routes.js';
@@ -11,6 +12,7 @@ import { ERROR_RESPONSE, IdParams, NOT_FOUND_RESPONSE } from '../../lib/schema.j
 import { hasBody } from '../../plugins/protocol.js';
 import type { Format } from '../../imports/file-reader.js';
 import { FileTooLarge } from '../../imports/file-limits.js';
+import { SpooledUpload } from '../../lib/spooled-upload.js';
 import type { ImportJobsService } from './import-jobs.service.js';
 import { ImportJob, ImportQuery } from './imports.schemas.js';
 
@@ -39,7 +41,10 @@ const formatOf = (request: FastifyRequest): Format => FORMAT_OF_TYPE[String(requ
 export const importsRoutes: ConditionalResourceRoutes<ImportJobsService> = async (app, { service }) => {
   // The body is the file, as bytes: its encoding is told by them or by the encoding option, not by a charset parameter.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  // It is written to a temporary file as it arrives, which the import's reading thread then reads from disk.
+  app.addContentTypeParser(TYPES, (request: FastifyRequest, body: Readable) =>
+    SpooledUpload.of(body, request.headers['content-length'], IMPORT_BODY_LIMIT),
+  );
   app.addContentTypeParser('*', (request, _payload, done) => done(hasBody(request) ? errors.unsupportedMediaType(TYPES) : null, undefined));
   app.addHook('onClose', () => service.settled());
 
@@ -51,6 +56,14 @@ export const importsRoutes: ConditionalResourceRoutes<ImportJobsService> = async
       preParsing: (request, _reply, payload, done) => {
         allowLongUpload(request.raw);
         done(null, payload);
+      },
+      // A request refused after its body arrived but before the handler (its query, its idempotency key) leaves no file.
+      onRequest: (request, reply, done) => {
+        reply.raw.once('close', () => {
+          if (request.body instanceof SpooledUpload)
+            request.body.removeUnlessUsed().catch((error: unknown) => request.log.error({ err: error }, 'an uploaded file could not be removed'));
+        });
+        done();
       },
       config: { scope: 'write' },
       schema: {
@@ -68,18 +81,27 @@ export const importsRoutes: ConditionalResourceRoutes<ImportJobsService> = async
       },
     },
     async (request, reply) => {
-      if (!Buffer.isBuffer(request.body)) throw errors.unsupportedMediaType(TYPES);
-      const file = request.body;
+      if (!(request.body instanceof SpooledUpload)) throw errors.unsupportedMediaType(TYPES);
+      const upload = request.body;
       const accepted = (job: ImportJob) => ({ status: 202, location: itemUrl(request, 'imports', job.id), body: job });
       const start = async (caller: Caller) => {
         try {
-          return await service.start(caller, file, formatOf(request), request.query, request.log);
+          const job = await service.start(
+            caller,
+            { file: { path: upload.path }, release: () => upload.remove() },
+            formatOf(request),
+            request.query,
+            request.log,
+          );
+          // The job owns the file from here, and removes it when it ends.
+          upload.handOver();
+          return job;
         } catch (error) {
           if (error instanceof FileTooLarge) throw new ApiError(413, { errors: [error.message] });
           throw error;
         }
       };
-      return sendAnswer(reply, await idempotent(request, accepted, start));
+      return upload.use(async () => sendAnswer(reply, await idempotent(request, accepted, start)));
     },
   );
 
