@@ -13,6 +13,9 @@ export const eventsTag: ApiTag = {
   description: 'Beyond v5. What changed in the organization, in commit order, for incremental synchronization; webhooks deliver the same events.',
 };
 
+/** The start of a page, before its events. */
+const PAGE_START = Buffer.from('{"results":[');
+
 export const eventsRoutes: ResourceRoutes<EventsService> = async (app, { service }) => {
   app.get(
     '/events',
@@ -36,13 +39,13 @@ export const eventsRoutes: ResourceRoutes<EventsService> = async (app, { service
       const limit = request.query.limit ?? DEFAULT_LIMIT;
       const events = await service.list(request.caller, request.query);
       // The Page envelope around its events' JSON, which the database wrote as `eventJson` does.
-      let page = `{"results":[${events.json}]`;
+      let end = ']';
       if (events.more) {
         const [path] = request.url.split('?', 1) as [string];
         const params = new URLSearchParams({ after: events.lastId!, limit: String(limit) });
-        page += `,"next":${JSON.stringify(`${requestOrigin(request)}${path}?${params.toString()}`)}`;
+        end += `,"next":${JSON.stringify(`${requestOrigin(request)}${path}?${params.toString()}`)}`;
       }
-      return sendJsonText(reply, `${page}}`);
+      return sendJsonText(reply, Buffer.concat([PAGE_START, events.json, Buffer.from(`${end}}`)]));
     },
   );
 };

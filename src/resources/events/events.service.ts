@@ -44,12 +44,12 @@ function feedEventJson(postgres: boolean): RawBuilder<string> {
 }
 
 /**
- * A page of the feed as the database writes it: its events' JSON joined by commas in feed order
- * (empty for no event), how many there are, the id of the last one (null for none), and whether
- * more events follow it.
+ * A page of the feed as the database writes it: its events' JSON joined by commas in feed order, as
+ * UTF-8 (empty for no event), how many there are, the id of the last one (null for none), and
+ * whether more events follow it.
  */
 export interface FeedPage {
-  json: string;
+  json: Buffer;
   count: number;
   lastId: string | null;
   more: boolean;
@@ -57,14 +57,23 @@ export interface FeedPage {
 
 /** The columns of a page (`FeedPage`) in a statement's row. */
 interface FeedPageRow {
-  events_json: string | null;
+  /** Text from PostgreSQL; SQLite's bytes as they are (a blob), not made a JavaScript string and encoded again to be sent. */
+  events_json: string | Buffer | null;
   events_read: number | string;
   last_id: string | null;
   more: boolean | number;
 }
 
+const NO_EVENTS = Buffer.alloc(0);
+
 function feedPageOf(row: FeedPageRow): FeedPage {
-  return { json: row.events_json ?? '', count: Number(row.events_read), lastId: row.last_id, more: Boolean(row.more) };
+  const json = row.events_json;
+  return {
+    json: json === null ? NO_EVENTS : typeof json === 'string' ? Buffer.from(json) : json,
+    count: Number(row.events_read),
+    lastId: row.last_id,
+    more: Boolean(row.more),
+  };
 }
 
 /** What one read of the feed finds. */
@@ -76,7 +85,7 @@ interface FeedRead {
   page: FeedPage;
 }
 
-const NO_PAGE: FeedPage = { json: '', count: 0, lastId: null, more: false };
+const NO_PAGE: FeedPage = { json: NO_EVENTS, count: 0, lastId: null, more: false };
 
 /**
  * PostgreSQL: the place of `after` (0 while it has none), whether events wait for theirs and the
@@ -116,7 +125,10 @@ const postgresFeedRead = compiledOnce(8, (db, cursorOrgId, after, unplacedOrgId,
 /** SQLite: the place of an event (its `seq`: numbered in commit order, never waiting for a place). */
 const sqliteCursor = compiledOnce(2, (db, orgId, id) => db.selectFrom('events').select('seq').where('org_id', '=', orgId).where('id', '=', id));
 
-/** SQLite: the page after a place, up to `limit` events read by primary key, their JSON aggregated in one value. */
+/**
+ * SQLite: the page after a place, up to `limit` events read by primary key, their JSON aggregated in
+ * one value: its UTF-8 bytes (a blob), which the server sends as they are.
+ */
 const sqlitePage = compiledOnce(4, (db, moreOrgId, pageOrgId, after, limit) => ({
   compile: () =>
     sql<FeedPageRow>`
@@ -126,7 +138,7 @@ const sqlitePage = compiledOnce(4, (db, moreOrgId, pageOrgId, after, limit) => (
         (select id from events where seq = aggregated.last_seq) as last_id,
         exists (select 1 from events where org_id = ${moreOrgId} and seq > aggregated.last_seq) as more
       from (
-        select group_concat(event_json, ',' order by seq) as events_json, count(*) as events_read, max(seq) as last_seq
+        select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, count(*) as events_read, max(seq) as last_seq
         from (
           select seq, ${feedEventJson(false)} as event_json
           from events

@@ -246,7 +246,7 @@ select
         (select id from events where seq = aggregated.last_seq) as last_id,
         exists (select 1 from events where org_id = ? and seq > aggregated.last_seq) as more
       from (
-        select group_concat(event_json, ',' order by seq) as events_json, count(*) as events_read, max(seq) as last_seq
+        select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, count(*) as events_read, max(seq) as last_seq
         from (
           select seq, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
     case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || json_quote("actor_id") || ',"name":' || json_quote("actor_name") || '},' else '' end ||
