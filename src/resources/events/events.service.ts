@@ -45,12 +45,11 @@ function feedEventJson(postgres: boolean): RawBuilder<string> {
 
 /**
  * A page of the feed as the database writes it: its events' JSON joined by commas in feed order, as
- * UTF-8 (empty for no event), how many there are, the id of the last one (null for none), and
- * whether more events follow it.
+ * UTF-8 (empty for no event), the id of the last one (null for none), and whether more events
+ * follow it.
  */
 export interface FeedPage {
   json: Buffer;
-  count: number;
   lastId: string | null;
   more: boolean;
 }
@@ -59,7 +58,6 @@ export interface FeedPage {
 interface FeedPageRow {
   /** Text from PostgreSQL; SQLite's bytes as they are (a blob), not made a JavaScript string and encoded again to be sent. */
   events_json: string | Buffer | null;
-  events_read: number | string;
   last_id: string | null;
   more: boolean | number;
 }
@@ -70,7 +68,6 @@ function feedPageOf(row: FeedPageRow): FeedPage {
   const json = row.events_json;
   return {
     json: json === null ? NO_EVENTS : typeof json === 'string' ? Buffer.from(json) : json,
-    count: Number(row.events_read),
     lastId: row.last_id,
     more: Boolean(row.more),
   };
@@ -85,7 +82,7 @@ interface FeedRead {
   page: FeedPage;
 }
 
-const NO_PAGE: FeedPage = { json: NO_EVENTS, count: 0, lastId: null, more: false };
+const NO_PAGE: FeedPage = { json: NO_EVENTS, lastId: null, more: false };
 
 /**
  * PostgreSQL: the place of `after` (0 while it has none), whether events wait for theirs and the
@@ -97,7 +94,7 @@ const NO_PAGE: FeedPage = { json: NO_EVENTS, count: 0, lastId: null, more: false
 const postgresFeedRead = compiledOnce(8, (db, cursorOrgId, after, unplacedOrgId, lastOrgId, moreOrgId, pageOrgId, start, limit) => ({
   compile: () =>
     sql<FeedPageRow & { after_place: string | null; unplaced: boolean }>`
-      select cursor.after_place, cursor.unplaced, page.events_json, page.events_read, page.last_id, page.more
+      select cursor.after_place, cursor.unplaced, page.events_json, page.last_id, page.more
       from (
         select
           (select coalesce(position, 0) from events where org_id = ${cursorOrgId} and id = ${after}) as after_place,
@@ -106,11 +103,10 @@ const postgresFeedRead = compiledOnce(8, (db, cursorOrgId, after, unplacedOrgId,
       cross join lateral (
         select
           aggregated.events_json,
-          aggregated.events_read,
           (select id from events where org_id = ${lastOrgId} and position = aggregated.last_position) as last_id,
           exists (select 1 from events where org_id = ${moreOrgId} and position > aggregated.last_position) as more
         from (
-          select string_agg(event_json, ',' order by position) as events_json, count(*) as events_read, max(position) as last_position
+          select string_agg(event_json, ',' order by position) as events_json, max(position) as last_position
           from (
             select position, ${feedEventJson(true)} as event_json
             from events
@@ -126,19 +122,19 @@ const postgresFeedRead = compiledOnce(8, (db, cursorOrgId, after, unplacedOrgId,
 const sqliteCursor = compiledOnce(2, (db, orgId, id) => db.selectFrom('events').select('seq').where('org_id', '=', orgId).where('id', '=', id));
 
 /**
- * SQLite: the page after a place, up to `limit` events read by primary key, their JSON aggregated in
- * one value: its UTF-8 bytes (a blob), which the server sends as they are.
+ * SQLite: the page after a place, up to `limit` events in `seq` order, their JSON aggregated in
+ * one value: its bytes (a blob; UTF-8, the encoding of every database SQLite makes unless told
+ * otherwise), which the server sends as they are.
  */
 const sqlitePage = compiledOnce(4, (db, moreOrgId, pageOrgId, after, limit) => ({
   compile: () =>
     sql<FeedPageRow>`
       select
         aggregated.events_json,
-        aggregated.events_read,
         (select id from events where seq = aggregated.last_seq) as last_id,
         exists (select 1 from events where org_id = ${moreOrgId} and seq > aggregated.last_seq) as more
       from (
-        select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, count(*) as events_read, max(seq) as last_seq
+        select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, max(seq) as last_seq
         from (
           select seq, ${feedEventJson(false)} as event_json
           from events

@@ -278,7 +278,7 @@ commit;
 
 -- GET /api/v5/events?limit=5 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
-select cursor.after_place, cursor.unplaced, page.events_json, page.events_read, page.last_id, page.more
+select cursor.after_place, cursor.unplaced, page.events_json, page.last_id, page.more
       from (
         select
           (select coalesce(position, 0) from events where org_id = $1 and id = $2) as after_place,
@@ -287,11 +287,10 @@ select cursor.after_place, cursor.unplaced, page.events_json, page.events_read, 
       cross join lateral (
         select
           aggregated.events_json,
-          aggregated.events_read,
           (select id from events where org_id = $4 and position = aggregated.last_position) as last_id,
           exists (select 1 from events where org_id = $5 and position > aggregated.last_position) as more
         from (
-          select string_agg(event_json, ',' order by position) as events_json, count(*) as events_read, max(position) as last_position
+          select string_agg(event_json, ',' order by position) as events_json, max(position) as last_position
           from (
             select position, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
     case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || coalesce(to_json("actor_id")::text, 'null') || ',"name":' || coalesce(to_json("actor_name")::text, 'null') || '},' else '' end ||
@@ -318,7 +317,7 @@ with ranked as (
       update event_feeds set last_position = (select max(position) from placed)
       where org_id = $4 and exists (select 1 from placed);
 commit;
-select cursor.after_place, cursor.unplaced, page.events_json, page.events_read, page.last_id, page.more
+select cursor.after_place, cursor.unplaced, page.events_json, page.last_id, page.more
       from (
         select
           (select coalesce(position, 0) from events where org_id = $1 and id = $2) as after_place,
@@ -327,11 +326,10 @@ select cursor.after_place, cursor.unplaced, page.events_json, page.events_read, 
       cross join lateral (
         select
           aggregated.events_json,
-          aggregated.events_read,
           (select id from events where org_id = $4 and position = aggregated.last_position) as last_id,
           exists (select 1 from events where org_id = $5 and position > aggregated.last_position) as more
         from (
-          select string_agg(event_json, ',' order by position) as events_json, count(*) as events_read, max(position) as last_position
+          select string_agg(event_json, ',' order by position) as events_json, max(position) as last_position
           from (
             select position, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
     case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || coalesce(to_json("actor_id")::text, 'null') || ',"name":' || coalesce(to_json("actor_name")::text, 'null') || '},' else '' end ||

@@ -242,11 +242,10 @@ update "webhook_deliveries" set "next_attempt_at" = ? where "org_id" = ? and "id
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
 select
         aggregated.events_json,
-        aggregated.events_read,
         (select id from events where seq = aggregated.last_seq) as last_id,
         exists (select 1 from events where org_id = ? and seq > aggregated.last_seq) as more
       from (
-        select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, count(*) as events_read, max(seq) as last_seq
+        select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, max(seq) as last_seq
         from (
           select seq, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
     case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || json_quote("actor_id") || ',"name":' || json_quote("actor_name") || '},' else '' end ||
