@@ -5,7 +5,9 @@
  * a first read of a backlog places it 2,000 events a statement), then one client reads them over HTTPS from a `training-api serve` as a user runs it, page after page
  * with `after` and the largest page (`limit=1000`), one request at a time, READ events (default all
  * of them). Events a second, with the median and p99 of a page's time, beside a baseline read in the
- * same run: pages of 100, v5's largest (up to 100,000 events).
+ * same run: pages of 100, v5's largest (up to 100,000 events). With each, the server's CPU time a
+ * page (user and system, from /proc; Linux only), which other work on the machine moves less than
+ * the events a second.
  *
  *   npm run build && node dist/bench/feed-read.js                          # SQLite
  *   BENCH_POSTGRES_URL=postgres://... node dist/bench/feed-read.js         # PostgreSQL (a database of its own, dropped after)
@@ -24,7 +26,7 @@ import { isPostgres } from '../src/db/locking.js';
 import { organizationsRepository } from '../src/tenancy/organizations.repository.js';
 import { ensureSelfSignedCertificate } from '../src/server/tls-certificate.js';
 import { now } from '../src/lib/time.js';
-import { postgresDatabase, startApiServer } from './processes.js';
+import { cpuSeconds, postgresDatabase, startApiServer } from './processes.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const READ = Number(process.env.READ ?? EVENTS);
@@ -98,6 +100,7 @@ try {
     let read = 0;
     let url: string | undefined = `${server.origin}/api/v5/events?limit=${limit}`;
     const reading = performance.now();
+    const cpuAtStart = cpuSeconds(server.pid);
     while (url && read < events) {
       const started = performance.now();
       const { status, body } = await getJson(agent, url, token);
@@ -107,11 +110,16 @@ try {
       url = body.next;
     }
     const perSecond = read / ((performance.now() - reading) / 1000);
+    const cpuAtEnd = cpuSeconds(server.pid);
+    const cpuPerPage =
+      cpuAtStart === undefined || cpuAtEnd === undefined
+        ? ''
+        : `; the server's CPU ${(((cpuAtEnd - cpuAtStart) * 1000) / pageMs.length).toFixed(2)} ms a page`;
     pageMs.sort((a, b) => a - b);
     const percentile = (fraction: number) => pageMs[Math.min(pageMs.length - 1, Math.floor(pageMs.length * fraction))]!.toFixed(1);
     console.log(
       `${postgres ? 'postgres' : 'sqlite'}: one consumer read ${read} of ${EVENTS} events stored (written in ${fillSeconds.toFixed(0)} s), ` +
-        `pages of ${limit} with after: ${perSecond.toFixed(0)} events a second; a page p50 ${percentile(0.5)} ms, p99 ${percentile(0.99)} ms`,
+        `pages of ${limit} with after: ${perSecond.toFixed(0)} events a second; a page p50 ${percentile(0.5)} ms, p99 ${percentile(0.99)} ms${cpuPerPage}`,
     );
     return perSecond;
   }

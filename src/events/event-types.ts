@@ -105,7 +105,8 @@ export function eventOfRow(orgId: string, row: EventRow): EventPayload {
 /**
  * The JSON of `eventOfRow`'s event, written around the stored JSON of its data and previous
  * attributes as they are (the outbox wrote them with JSON.stringify), in the order of the feed's
- * Event schema: a page of the feed is answered without parsing each event and serializing it again.
+ * Event schema. The feed's statements write the same text in the database (`feedEventJson` in
+ * events.service.ts), a page in one value; test/events/feed-json.test.ts holds the two equal.
  */
 export function eventJson(orgId: string, row: EventRow): string {
   const actor = actorOfRow(row);

@@ -1,7 +1,6 @@
 import type { ResourceRoutes } from '../../http/api-instance.js';
 import { operationId } from '../../http/resource-routes.js';
 import { requestOrigin } from '../../http/urls.js';
-import { eventJson } from '../../events/event-types.js';
 import { sendJsonText } from '../../http/json-text.js';
 import { DEFAULT_LIMIT, Page } from '../../lib/paging.js';
 import type { ApiTag } from '../../lib/openapi.js';
@@ -13,6 +12,9 @@ export const eventsTag: ApiTag = {
   name: 'Events',
   description: 'Beyond v5. What changed in the organization, in commit order, for incremental synchronization; webhooks deliver the same events.',
 };
+
+/** The start of a page, before its events. */
+const PAGE_START = Buffer.from('{"results":[');
 
 export const eventsRoutes: ResourceRoutes<EventsService> = async (app, { service }) => {
   app.get(
@@ -35,17 +37,15 @@ export const eventsRoutes: ResourceRoutes<EventsService> = async (app, { service
     },
     async (request, reply) => {
       const limit = request.query.limit ?? DEFAULT_LIMIT;
-      const { orgId } = request.caller;
-      const rows = await service.list(request.caller, request.query);
-      const results = rows.slice(0, limit);
-      // The Page envelope, its events written from their stored JSON (eventJson).
-      let page = `{"results":[${results.map((row) => eventJson(orgId, row)).join(',')}]`;
-      if (rows.length > limit) {
+      const events = await service.list(request.caller, request.query);
+      // The Page envelope around its events' JSON, which the database wrote as `eventJson` does.
+      let end = ']';
+      if (events.more) {
         const [path] = request.url.split('?', 1) as [string];
-        const params = new URLSearchParams({ after: results.at(-1)!.id, limit: String(limit) });
-        page += `,"next":${JSON.stringify(`${requestOrigin(request)}${path}?${params.toString()}`)}`;
+        const params = new URLSearchParams({ after: events.lastId!, limit: String(limit) });
+        end += `,"next":${JSON.stringify(`${requestOrigin(request)}${path}?${params.toString()}`)}`;
       }
-      return sendJsonText(reply, `${page}}`);
+      return sendJsonText(reply, Buffer.concat([PAGE_START, events.json, Buffer.from(`${end}}`)]));
     },
   );
 };

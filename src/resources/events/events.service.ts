@@ -1,9 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { compiledOnce } from '../../db/compiled.js';
 import { isPostgres } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
-import { ACTOR_COLUMNS, eventOfRow, type EventPayload, type EventRow, type EventType } from '../../events/event-types.js';
+import { ACTOR_COLUMNS, eventOfRow, type EventPayload, type EventType } from '../../events/event-types.js';
 import type { ActorType } from '../../lib/actors.js';
 import { placeCommittedEvents } from '../../events/feed-positions.js';
 import { Invalid } from '../../lib/domain-errors.js';
@@ -26,8 +26,52 @@ export interface TrailFilters {
   until?: string;
 }
 
-/** The columns of an event the feed lists (`eventJson`). */
-const FEED_COLUMNS = ['id', 'type', 'created_date', 'data', 'previous_attributes', ...ACTOR_COLUMNS] as const;
+/**
+ * An event's JSON as `eventJson` writes it from the row, written by the database instead: the page's
+ * events then reach the server as one text (`group_concat`, `string_agg`), not as eight columns a row
+ * joined into a page here. The ids, the type, the timestamp and the actor's kind are written between
+ * quotes as they are (the server writes them, never with a character to escape); the actor's id and
+ * name are quoted by `json_quote` and `to_json`, which escape exactly what JSON.stringify escapes;
+ * `data` and `previousAttributes` are the JSON the outbox stored (JSON.stringify's). A test holds it
+ * equal to `eventJson` for any stored row (test/events/feed-json.test.ts).
+ */
+function feedEventJson(postgres: boolean): RawBuilder<string> {
+  const quoted = (column: 'actor_id' | 'actor_name') =>
+    postgres ? sql`coalesce(to_json(${sql.ref(column)})::text, 'null')` : sql`json_quote(${sql.ref(column)})`;
+  return sql<string>`'{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
+    case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || ${quoted('actor_id')} || ',"name":' || ${quoted('actor_name')} || '},' else '' end ||
+    '"data":' || data || coalesce(',"previousAttributes":' || previous_attributes, '') || '}'`;
+}
+
+/**
+ * A page of the feed as the database writes it: its events' JSON joined by commas in feed order, as
+ * UTF-8 (empty for no event), the id of the last one (null for none), and whether more events
+ * follow it.
+ */
+export interface FeedPage {
+  json: Buffer;
+  lastId: string | null;
+  more: boolean;
+}
+
+/** The columns of a page (`FeedPage`) in a statement's row. */
+interface FeedPageRow {
+  /** Text from PostgreSQL; SQLite's bytes as they are (a blob), not made a JavaScript string and encoded again to be sent. */
+  events_json: string | Buffer | null;
+  last_id: string | null;
+  more: boolean | number;
+}
+
+const NO_EVENTS = Buffer.alloc(0);
+
+function feedPageOf(row: FeedPageRow): FeedPage {
+  const json = row.events_json;
+  return {
+    json: json === null ? NO_EVENTS : typeof json === 'string' ? Buffer.from(json) : json,
+    lastId: row.last_id,
+    more: Boolean(row.more),
+  };
+}
 
 /** What one read of the feed finds. */
 interface FeedRead {
@@ -35,88 +79,97 @@ interface FeedRead {
   afterPlace: number | null;
   /** Whether committed events wait for their place (PostgreSQL; never on SQLite). */
   unplaced: boolean;
-  rows: EventRow[];
+  page: FeedPage;
 }
+
+const NO_PAGE: FeedPage = { json: NO_EVENTS, lastId: null, more: false };
 
 /**
  * PostgreSQL: the place of `after` (0 while it has none), whether events wait for theirs and the
  * page after it, in one statement and so one round trip, which is most of what a page costs a
  * consumer. The page starts after `after`'s place, or after `start` when it has none: 0 for a read
- * from the start, null for no page at all (an `after` unknown or not placed yet).
+ * from the start, null for no page at all (an `after` unknown or not placed yet). The page is up to
+ * `limit` events read by the `(org_id, position)` index, their JSON aggregated in one value.
  */
-const postgresFeedRead = compiledOnce(6, (db, cursorOrgId, after, unplacedOrgId, pageOrgId, start, limit) =>
-  db
-    .selectFrom(
-      db
-        .selectNoFrom((eb) => [
-          eb
-            .selectFrom('events')
-            .select(sql<string>`coalesce(position, 0)`.as('position'))
-            .where('org_id', '=', cursorOrgId)
-            .where('id', '=', after)
-            .as('after_place'),
-          eb.exists(eb.selectFrom('events').select('seq').where('org_id', '=', unplacedOrgId).where('position', 'is', null)).as('unplaced'),
-        ])
-        .as('cursor'),
-    )
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('events')
-          .select(FEED_COLUMNS)
-          .where('org_id', '=', pageOrgId)
-          .where('position', '>', sql<number>`coalesce(nullif(cursor.after_place, 0), ${start})`)
-          .orderBy('position')
-          // The stand-ins are only compiled, never run: each call binds its own numbers.
-          .limit(limit as unknown as number)
-          .as('page'),
-      (join) => join.onTrue(),
-    )
-    .select(['cursor.after_place', 'cursor.unplaced', ...FEED_COLUMNS.map((column) => `page.${column}` as const)]),
-);
+const postgresFeedRead = compiledOnce(8, (db, cursorOrgId, after, unplacedOrgId, lastOrgId, moreOrgId, pageOrgId, start, limit) => ({
+  compile: () =>
+    sql<FeedPageRow & { after_place: string | null; unplaced: boolean }>`
+      select cursor.after_place, cursor.unplaced, page.events_json, page.last_id, page.more
+      from (
+        select
+          (select coalesce(position, 0) from events where org_id = ${cursorOrgId} and id = ${after}) as after_place,
+          exists (select seq from events where org_id = ${unplacedOrgId} and position is null) as unplaced
+      ) as cursor
+      cross join lateral (
+        select
+          aggregated.events_json,
+          (select id from events where org_id = ${lastOrgId} and position = aggregated.last_position) as last_id,
+          exists (select 1 from events where org_id = ${moreOrgId} and position > aggregated.last_position) as more
+        from (
+          select string_agg(event_json, ',' order by position) as events_json, max(position) as last_position
+          from (
+            select position, ${feedEventJson(true)} as event_json
+            from events
+            where org_id = ${pageOrgId} and position > coalesce(nullif(cursor.after_place, 0), ${start})
+            order by position
+            limit ${limit}
+          ) as page_events
+        ) as aggregated
+      ) as page`.compile(db),
+}));
 
 /** SQLite: the place of an event (its `seq`: numbered in commit order, never waiting for a place). */
 const sqliteCursor = compiledOnce(2, (db, orgId, id) => db.selectFrom('events').select('seq').where('org_id', '=', orgId).where('id', '=', id));
 
-/** SQLite: the page after a place. */
-const sqlitePage = compiledOnce(3, (db, orgId, after, limit) =>
-  db
-    .selectFrom('events')
-    .select(FEED_COLUMNS)
-    .where('org_id', '=', orgId)
-    .where('seq', '>', after as unknown as number)
-    .orderBy('seq')
-    .limit(limit as unknown as number),
-);
+/**
+ * SQLite: the page after a place, up to `limit` events in `seq` order, their JSON aggregated in
+ * one value: its bytes (a blob; UTF-8, the encoding of every database SQLite makes unless told
+ * otherwise), which the server sends as they are.
+ */
+const sqlitePage = compiledOnce(4, (db, moreOrgId, pageOrgId, after, limit) => ({
+  compile: () =>
+    sql<FeedPageRow>`
+      select
+        aggregated.events_json,
+        (select id from events where seq = aggregated.last_seq) as last_id,
+        exists (select 1 from events where org_id = ${moreOrgId} and seq > aggregated.last_seq) as more
+      from (
+        select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, max(seq) as last_seq
+        from (
+          select seq, ${feedEventJson(false)} as event_json
+          from events
+          where org_id = ${pageOrgId} and seq > ${after}
+          order by seq
+          limit ${limit}
+        ) as page_events
+      ) as aggregated`.compile(db),
+}));
 
 /** Reads up to `limit` events after the event `after` (from the start without one). */
 async function readFeed(db: Kysely<Database>, orgId: string, after: string | undefined, limit: number): Promise<FeedRead> {
   if (isPostgres(db)) {
-    const rows = await postgresFeedRead(db, orgId, after ?? null, orgId, orgId, after === undefined ? 0 : null, limit);
-    // One row at least, the cursor's: without a page its event columns are null.
-    const [{ after_place: afterPlace, unplaced }] = rows as [(typeof rows)[number]];
-    return {
-      afterPlace: afterPlace === null ? null : Number(afterPlace),
-      unplaced: Boolean(unplaced),
-      rows: rows[0]!.id === null ? [] : (rows as EventRow[]),
-    };
+    const [row] = await postgresFeedRead(db, orgId, after ?? null, orgId, orgId, orgId, orgId, after === undefined ? 0 : null, limit);
+    // One row always, the cursor's with its page (no event: an empty page).
+    const { after_place: afterPlace, unplaced } = row!;
+    return { afterPlace: afterPlace === null ? null : Number(afterPlace), unplaced: Boolean(unplaced), page: feedPageOf(row!) };
   }
-  if (after === undefined) return { afterPlace: null, unplaced: false, rows: await sqlitePage(db, orgId, 0, limit) };
+  if (after === undefined) return { afterPlace: null, unplaced: false, page: feedPageOf((await sqlitePage(db, orgId, orgId, 0, limit))[0]!) };
   const [cursor] = await sqliteCursor(db, orgId, after);
   return cursor
-    ? { afterPlace: cursor.seq, unplaced: false, rows: await sqlitePage(db, orgId, cursor.seq, limit) }
-    : { afterPlace: null, unplaced: false, rows: [] };
+    ? { afterPlace: cursor.seq, unplaced: false, page: feedPageOf((await sqlitePage(db, orgId, orgId, cursor.seq, limit))[0]!) }
+    : { afterPlace: null, unplaced: false, page: NO_PAGE };
 }
 
 export function eventsService(db: Kysely<Database>) {
   return {
     /**
-     * Up to `limit + 1` events in commit order after the event `after`, so the caller can tell whether
-     * more follow. Events committed but not placed yet (PostgreSQL) are placed first, `after` among them.
+     * Up to `limit` events in commit order after the event `after`, as the JSON text of each joined
+     * by commas, with whether more follow. Events committed but not placed yet (PostgreSQL) are placed
+     * first, `after` among them.
      */
-    async list(caller: Caller, query: EventQuery): Promise<EventRow[]> {
+    async list(caller: Caller, query: EventQuery): Promise<FeedPage> {
       const { orgId } = caller;
-      const limit = (query.limit ?? DEFAULT_LIMIT) + 1;
+      const limit = query.limit ?? DEFAULT_LIMIT;
       let read = await readFeed(db, orgId, query.after, limit);
       if (read.unplaced) {
         await placeCommittedEvents(db, orgId);
@@ -128,7 +181,7 @@ export function eventsService(db: Kysely<Database>) {
         read = await readFeed(db, orgId, query.after, limit);
       }
       if (query.after !== undefined && read.afterPlace === null) throw new Invalid({ after: UNKNOWN_CURSOR });
-      return read.rows;
+      return read.page;
     },
 
     /**

@@ -278,7 +278,30 @@ commit;
 
 -- GET /api/v5/events?limit=5 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;
-select "cursor"."after_place", "cursor"."unplaced", "page"."id", "page"."type", "page"."created_date", "page"."data", "page"."previous_attributes", "page"."actor_type", "page"."actor_id", "page"."actor_name" from (select (select coalesce(position, 0) as "position" from "events" where "org_id" = $1 and "id" = $2) as "after_place", exists (select "seq" from "events" where "org_id" = $3 and "position" is null) as "unplaced") as "cursor" left join lateral (select "id", "type", "created_date", "data", "previous_attributes", "actor_type", "actor_id", "actor_name" from "events" where "org_id" = $4 and "position" > coalesce(nullif(cursor.after_place, 0), $5) order by "position" limit $6) as "page" on true;
+select cursor.after_place, cursor.unplaced, page.events_json, page.last_id, page.more
+      from (
+        select
+          (select coalesce(position, 0) from events where org_id = $1 and id = $2) as after_place,
+          exists (select seq from events where org_id = $3 and position is null) as unplaced
+      ) as cursor
+      cross join lateral (
+        select
+          aggregated.events_json,
+          (select id from events where org_id = $4 and position = aggregated.last_position) as last_id,
+          exists (select 1 from events where org_id = $5 and position > aggregated.last_position) as more
+        from (
+          select string_agg(event_json, ',' order by position) as events_json, max(position) as last_position
+          from (
+            select position, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
+    case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || coalesce(to_json("actor_id")::text, 'null') || ',"name":' || coalesce(to_json("actor_name")::text, 'null') || '},' else '' end ||
+    '"data":' || data || coalesce(',"previousAttributes":' || previous_attributes, '') || '}' as event_json
+            from events
+            where org_id = $6 and position > coalesce(nullif(cursor.after_place, 0), $7)
+            order by position
+            limit $8
+          ) as page_events
+        ) as aggregated
+      ) as page;
 select "seq" from "events" where "org_id" = $1 and "position" is null limit $2;
 begin;
 insert into event_feeds (org_id, last_position) values ($1, 0)
@@ -294,7 +317,30 @@ with ranked as (
       update event_feeds set last_position = (select max(position) from placed)
       where org_id = $4 and exists (select 1 from placed);
 commit;
-select "cursor"."after_place", "cursor"."unplaced", "page"."id", "page"."type", "page"."created_date", "page"."data", "page"."previous_attributes", "page"."actor_type", "page"."actor_id", "page"."actor_name" from (select (select coalesce(position, 0) as "position" from "events" where "org_id" = $1 and "id" = $2) as "after_place", exists (select "seq" from "events" where "org_id" = $3 and "position" is null) as "unplaced") as "cursor" left join lateral (select "id", "type", "created_date", "data", "previous_attributes", "actor_type", "actor_id", "actor_name" from "events" where "org_id" = $4 and "position" > coalesce(nullif(cursor.after_place, 0), $5) order by "position" limit $6) as "page" on true;
+select cursor.after_place, cursor.unplaced, page.events_json, page.last_id, page.more
+      from (
+        select
+          (select coalesce(position, 0) from events where org_id = $1 and id = $2) as after_place,
+          exists (select seq from events where org_id = $3 and position is null) as unplaced
+      ) as cursor
+      cross join lateral (
+        select
+          aggregated.events_json,
+          (select id from events where org_id = $4 and position = aggregated.last_position) as last_id,
+          exists (select 1 from events where org_id = $5 and position > aggregated.last_position) as more
+        from (
+          select string_agg(event_json, ',' order by position) as events_json, max(position) as last_position
+          from (
+            select position, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
+    case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || coalesce(to_json("actor_id")::text, 'null') || ',"name":' || coalesce(to_json("actor_name")::text, 'null') || '},' else '' end ||
+    '"data":' || data || coalesce(',"previousAttributes":' || previous_attributes, '') || '}' as event_json
+            from events
+            where org_id = $6 and position > coalesce(nullif(cursor.after_place, 0), $7)
+            order by position
+            limit $8
+          ) as page_events
+        ) as aggregated
+      ) as page;
 
 -- POST /scim/v2/Groups → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = $1;

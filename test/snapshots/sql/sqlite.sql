@@ -240,7 +240,22 @@ update "webhook_deliveries" set "next_attempt_at" = ? where "org_id" = ? and "id
 
 -- GET /api/v5/events?limit=5 → 200
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
-select "id", "type", "created_date", "data", "previous_attributes", "actor_type", "actor_id", "actor_name" from "events" where "org_id" = ? and "seq" > ? order by "seq" limit ?;
+select
+        aggregated.events_json,
+        (select id from events where seq = aggregated.last_seq) as last_id,
+        exists (select 1 from events where org_id = ? and seq > aggregated.last_seq) as more
+      from (
+        select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, max(seq) as last_seq
+        from (
+          select seq, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
+    case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || json_quote("actor_id") || ',"name":' || json_quote("actor_name") || '},' else '' end ||
+    '"data":' || data || coalesce(',"previousAttributes":' || previous_attributes, '') || '}' as event_json
+          from events
+          where org_id = ? and seq > ?
+          order by seq
+          limit ?
+        ) as page_events
+      ) as aggregated;
 
 -- POST /scim/v2/Groups → 201
 select "org_id", "id", "name", "token_hash", "scopes", "created_date", "last_used_date", "expires_date", "revoked_date", "client_id" from "access_tokens" where "token_hash" = ?;
