@@ -64,6 +64,8 @@ const RECORDS_PER_BATCH = 100;
  * pile up faster than they are written.
  */
 const UNRECORDED_LIMIT = 2 * RECORDS_PER_BATCH;
+/** What a lease leaves, past the longest attempt, for its record to commit. */
+const LEASE_MARGIN_MS = 5000;
 
 type Claims = readonly { endpoint: Endpoint; count: number }[];
 
@@ -151,7 +153,12 @@ export function startDeliveryWorker(
     bodyTimeout: settings.timeoutMs,
   });
   const queue = deliveryQueue(db);
-  const writer = deliveryWriter(queue, 2 * settings.timeoutMs + 5000, isPostgres(db) ? POSTGRES_WRITERS : 1);
+  // A claimed delivery may start until `timeoutMs` after its claim, and its attempt lasts `timeoutMs` at most: its
+  // lease covers both, and the commit of its record. One claimed ahead that could not start in time is left for its
+  // lease to end (and the claim of this process or another), never attempted on a lease that could end during the
+  // attempt: another worker could then deliver it, and the next of its resource, meanwhile.
+  const writer = deliveryWriter(queue, 2 * settings.timeoutMs + LEASE_MARGIN_MS, isPostgres(db) ? POSTGRES_WRITERS : 1);
+  const startsInTime = (delivery: ClaimedDelivery) => Date.parse(delivery.next_attempt_at!) - Date.now() >= settings.timeoutMs + LEASE_MARGIN_MS;
   // The rules are this process's settings: a URL's verdict holds for the process's life, and each endpoint's URL is
   // parsed once, not at every attempt.
   const urlVerdicts = new Map<string, string | undefined>();
@@ -226,6 +233,10 @@ export function startDeliveryWorker(
         return [...byEndpoint.values()];
       },
       async attempt(delivery) {
+        if (!startsInTime(delivery)) {
+          log.warn({ webhookId: delivery.webhook_id, deliveryId: delivery.id }, 'webhook delivery left for its lease to end');
+          return;
+        }
         const attempt = await post(delivery);
         // The delivery keeps its lease until its record commits: no one claims it again meanwhile, and the next
         // delivery of its resource is released only by that record.
@@ -256,6 +267,7 @@ export function startDeliveryWorker(
       },
     },
     log,
+    { startWithinMs: settings.timeoutMs },
   );
 
   return {
