@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import { startScheduler, type SchedulerOptions } from '../../src/events/webhooks/delivery-scheduler.js';
+import { leaseMs, startsWithinLease } from '../../src/events/webhooks/delivery-worker.js';
 import type { Endpoint } from '../../src/events/webhooks/webhooks.repository.js';
 import { sleep } from '../helpers/load.js';
 
@@ -106,5 +107,18 @@ describe('the delivery scheduler’s claims ahead', () => {
       claims.some((claim) => claim.count - claim.missing > 8),
       'no endpoint claimed more than a slot’s worth ahead',
     );
+  });
+});
+
+describe('a delivery claimed ahead', () => {
+  it('starts only while its lease outlasts an attempt and the commit of its record', () => {
+    const timeoutMs = 10_000;
+    const claimedAt = Date.parse('2026-11-29T20:00:00.000Z');
+    const leaseEnd = new Date(claimedAt + leaseMs(timeoutMs)).toISOString();
+    assert.equal(startsWithinLease(leaseEnd, claimedAt, timeoutMs), true);
+    assert.equal(startsWithinLease(leaseEnd, claimedAt + timeoutMs, timeoutMs), true, 'one timeout after its claim');
+    assert.equal(startsWithinLease(leaseEnd, claimedAt + timeoutMs + 1, timeoutMs), false, 'past one timeout after its claim');
+    // The attempt started last ends a margin before the lease.
+    assert.ok(claimedAt + timeoutMs + timeoutMs < Date.parse(leaseEnd));
   });
 });
