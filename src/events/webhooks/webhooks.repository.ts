@@ -345,7 +345,6 @@ async function claimDue(
   const claimed: ClaimedDelivery[] = [];
   // SQLite allows 500 members to a UNION.
   for (let start = 0; start < wants.length; start += ENDPOINTS_PER_CLAIM) {
-    // A subquery of its own per endpoint: SQLite allows no LIMIT on a member of a UNION.
     const some = wants.slice(start, start + ENDPOINTS_PER_CLAIM);
     if (isPostgres(db)) {
       // The endpoints are arrays joined to the pick (LATERAL), each with its webhook by the primary key: one plan
@@ -372,6 +371,7 @@ async function claimDue(
       );
       continue;
     }
+    // A subquery of its own per endpoint: SQLite allows no LIMIT on a member of a UNION.
     const picked = keyInUnion(
       'webhook_deliveries',
       some.map(
