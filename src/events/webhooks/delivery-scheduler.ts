@@ -26,9 +26,30 @@ interface Queue<T> {
   inFlight: number;
   /** Whether it may have a delivery due: set by the poll and whenever one of its attempts ends. */
   due: boolean;
-  /** Claimed ahead, not started yet: each claim takes a slot's worth more than the free slots, so that one statement serves several. */
+  /**
+   * Claimed ahead, not started yet: each claim takes more than the free slots, so that one statement (and, with the
+   * records it shares a transaction with, one commit) serves several rounds of attempts.
+   */
   claimed: T[];
+  /** How long its attempts have held a slot, on average (the last ones counting most); undefined before the first. */
+  meanMs: number | undefined;
 }
+
+/** Extra options of the scheduler. */
+export interface SchedulerOptions {
+  /**
+   * How long after its claim a delivery may still start: an endpoint claims ahead at most what its slots are
+   * expected to start within half of it, at its attempts' mean duration. Without it, a slot's worth.
+   */
+  startWithinMs?: number;
+}
+
+/** An endpoint claims ahead at most this many slots' worth. */
+const MAX_AHEAD_ROUNDS = 16;
+/** Claimed ahead in the process, across endpoints, at most (but for a slot's worth each): this many times its slots. */
+const AHEAD_PER_SLOT = 2;
+/** The weight of the last attempt in an endpoint's mean duration. */
+const MEAN_WEIGHT = 0.2;
 
 const keyOf = (endpoint: Endpoint): string => `${endpoint.orgId}/${endpoint.webhookId}`;
 
@@ -43,6 +64,7 @@ export function startScheduler<T>(
   settings: SchedulerSettings,
   work: DeliveryWork<T>,
   log: FastifyBaseLogger,
+  options: SchedulerOptions = {},
 ): { stop(): Promise<void>; wake(endpoint: Endpoint): void } {
   const queues = new Map<string, Queue<T>>();
   /** Where the round robin resumes: the key of the queue served last. */
@@ -79,10 +101,27 @@ export function startScheduler<T>(
     return plan;
   }
 
+  /**
+   * How many deliveries the endpoint claims beyond its free slots, in a claim serving `endpoints` endpoints: a
+   * slot's worth, or, when its attempts are quick, as many as its slots will start within half of
+   * `startWithinMs` at their mean duration (a fast receiver's deliveries then cost one claim and one commit per
+   * many rounds), within its share of what the process may still hold ahead (`AHEAD_PER_SLOT` times its slots).
+   */
+  function ahead(queue: Queue<T>, endpoints: number, held: number): number {
+    const slotsWorth = settings.endpointConcurrency;
+    if (options.startWithinMs === undefined || queue.meanMs === undefined) return slotsWorth;
+    const rounds = Math.min(MAX_AHEAD_ROUNDS, Math.floor(options.startWithinMs / 2 / Math.max(queue.meanMs, 1)));
+    const share = Math.floor(Math.max(0, AHEAD_PER_SLOT * settings.concurrency - held) / endpoints);
+    return Math.max(slotsWorth, Math.min(rounds * slotsWorth, share));
+  }
+
   function begin(queue: Queue<T>, item: T): void {
     queue.inFlight++;
     inFlight++;
+    const started = performance.now();
     const attempt = work.attempt(item).finally(() => {
+      const heldMs = performance.now() - started;
+      queue.meanMs = queue.meanMs === undefined ? heldMs : queue.meanMs + MEAN_WEIGHT * (heldMs - queue.meanMs);
       attempts.delete(attempt);
       queue.inFlight--;
       inFlight--;
@@ -98,12 +137,15 @@ export function startScheduler<T>(
     for (let plan = allocate(); !stopped && plan.size > 0; plan = allocate()) {
       const wants: { queue: Queue<T>; missing: number; count: number }[] = [];
       for (const [queue, wanted] of plan) {
-        const ahead = queue.claimed.splice(0, wanted);
-        for (const item of ahead) begin(queue, item);
-        const missing = wanted - ahead.length;
-        if (missing > 0 && queue.due) wants.push({ queue, missing, count: missing + settings.endpointConcurrency });
+        const claimedAhead = queue.claimed.splice(0, wanted);
+        for (const item of claimedAhead) begin(queue, item);
+        const missing = wanted - claimedAhead.length;
+        if (missing > 0 && queue.due) wants.push({ queue, missing, count: missing });
       }
       if (wants.length === 0) continue;
+      let held = 0;
+      for (const queue of queues.values()) held += queue.claimed.length;
+      for (const want of wants) want.count += ahead(want.queue, wants.length, held);
       let claimed: T[][];
       try {
         claimed = await work.claim(wants.map(({ queue, count }) => ({ endpoint: queue.endpoint, count })));
@@ -142,7 +184,7 @@ export function startScheduler<T>(
         due.add(key);
         const queue = queues.get(key);
         if (queue) queue.due = true;
-        else queues.set(key, { endpoint, inFlight: 0, due: true, claimed: [] });
+        else queues.set(key, { endpoint, inFlight: 0, due: true, claimed: [], meanMs: undefined });
       }
       // Endpoints deleted, disabled or with nothing left are forgotten once idle.
       for (const [key, queue] of queues) if (!due.has(key) && !queue.due && queue.inFlight === 0 && queue.claimed.length === 0) queues.delete(key);

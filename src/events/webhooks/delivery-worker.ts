@@ -64,6 +64,19 @@ const RECORDS_PER_BATCH = 100;
  * pile up faster than they are written.
  */
 const UNRECORDED_LIMIT = 2 * RECORDS_PER_BATCH;
+/** What a lease leaves, past the longest attempt, for its record to commit. */
+const LEASE_MARGIN_MS = 5000;
+
+/** A claim's lease: the wait to start (up to `timeoutMs`), the attempt (`timeoutMs` at most), and the margin. */
+export const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + LEASE_MARGIN_MS;
+
+/**
+ * Whether an attempt started at `now` on a lease ending at `leaseEnd` ends, and its record commits, before the
+ * lease does: a delivery claimed ahead that waited longer is not attempted.
+ */
+export function startsWithinLease(leaseEnd: string, now: number, timeoutMs: number): boolean {
+  return Date.parse(leaseEnd) - now >= timeoutMs + LEASE_MARGIN_MS;
+}
 
 type Claims = readonly { endpoint: Endpoint; count: number }[];
 
@@ -151,7 +164,11 @@ export function startDeliveryWorker(
     bodyTimeout: settings.timeoutMs,
   });
   const queue = deliveryQueue(db);
-  const writer = deliveryWriter(queue, 2 * settings.timeoutMs + 5000, isPostgres(db) ? POSTGRES_WRITERS : 1);
+  // A claimed delivery may start until `timeoutMs` after its claim, and its attempt lasts `timeoutMs` at most: its
+  // lease covers both, and the commit of its record. One claimed ahead that could not start in time is left for its
+  // lease to end (and the claim of this process or another), never attempted on a lease that could end during the
+  // attempt: another worker could then deliver it, and the next of its resource, meanwhile.
+  const writer = deliveryWriter(queue, leaseMs(settings.timeoutMs), isPostgres(db) ? POSTGRES_WRITERS : 1);
   // The rules are this process's settings: a URL's verdict holds for the process's life, and each endpoint's URL is
   // parsed once, not at every attempt.
   const urlVerdicts = new Map<string, string | undefined>();
@@ -226,6 +243,10 @@ export function startDeliveryWorker(
         return [...byEndpoint.values()];
       },
       async attempt(delivery) {
+        if (!startsWithinLease(delivery.next_attempt_at!, Date.now(), settings.timeoutMs)) {
+          log.warn({ webhookId: delivery.webhook_id, deliveryId: delivery.id }, 'webhook delivery left for its lease to end');
+          return;
+        }
         const attempt = await post(delivery);
         // The delivery keeps its lease until its record commits: no one claims it again meanwhile, and the next
         // delivery of its resource is released only by that record.
@@ -256,6 +277,7 @@ export function startDeliveryWorker(
       },
     },
     log,
+    { startWithinMs: settings.timeoutMs },
   );
 
   return {

@@ -136,9 +136,19 @@ export function webhooksRepository(db: Kysely<Database>) {
       sql`select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
         where d.org_id = ${orgId} and d.webhook_id = ${row.webhook_id} and d.ordering_key = ${row.ordering_key}
         and d.status = 'pending' and d.seq < ${row.seq} order by d.seq desc limit 1) last`;
-    const behind = sql<{ webhook_id: string; ordering_key: string }>`select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ${keyInUnion('d', firsts.map(lastEarlier))} and d.status = 'pending'
-      ${sql.raw(isPostgres(db) ? 'for share' : '')}`;
+    // On PostgreSQL the resources are arrays joined to the probe (LATERAL): one plan whatever their number, where
+    // a union of hundreds of members took PostgreSQL seconds to plan.
+    const behind = isPostgres(db)
+      ? sql<{ webhook_id: string; ordering_key: string }>`select d.webhook_id, d.ordering_key
+        from unnest(${firsts.map((row) => row.webhook_id)}::varchar[], ${firsts.map((row) => row.ordering_key)}::varchar[],
+          ${firsts.map((row) => row.seq)}::bigint[]) as r(webhook_id, ordering_key, seq)
+        cross join lateral (select e.org_id, e.id from webhook_deliveries e
+          where e.org_id = ${orgId} and e.webhook_id = r.webhook_id and e.ordering_key = r.ordering_key
+          and e.status = 'pending' and e.seq < r.seq order by e.seq desc limit 1) last
+        join webhook_deliveries d on d.org_id = last.org_id and d.id = last.id
+        where d.status = 'pending' for share of d`
+      : sql<{ webhook_id: string; ordering_key: string }>`select d.webhook_id, d.ordering_key from webhook_deliveries d
+        where ${keyInUnion('d', firsts.map(lastEarlier))} and d.status = 'pending'`;
     const found = await behind.execute(db);
     const resourcesBehind = new Set(found.rows.map((row) => `${row.webhook_id}/${row.ordering_key}`));
     for (const [resource, row] of firstOfResource) if (resourcesBehind.has(resource)) waiting.push(row.id);
@@ -335,30 +345,41 @@ async function claimDue(
   const claimed: ClaimedDelivery[] = [];
   // SQLite allows 500 members to a UNION.
   for (let start = 0; start < wants.length; start += ENDPOINTS_PER_CLAIM) {
-    // A subquery of its own per endpoint: SQLite allows no LIMIT on a member of a UNION.
-    const picks = wants.slice(start, start + ENDPOINTS_PER_CLAIM).map(
-      ({ endpoint, count }) => sql`select due.org_id, due.id from (select d.org_id, d.id from webhook_deliveries d
-            where d.org_id = ${endpoint.orgId} and d.webhook_id = ${endpoint.webhookId} and d.next_attempt_at <= ${at}
-            order by d.next_attempt_at, d.seq limit ${count} ${sql.raw(isPostgres(db) ? 'for update skip locked' : '')}) due`,
-    );
-    const picked = keyInUnion('webhook_deliveries', picks);
+    const some = wants.slice(start, start + ENDPOINTS_PER_CLAIM);
     if (isPostgres(db)) {
-      // Joined by its primary key: each delivery's webhook read once, its URL and secret with it.
+      // The endpoints are arrays joined to the pick (LATERAL), each with its webhook by the primary key: one plan
+      // whatever their number, where PostgreSQL planned a union member by member. The deliveries picked are then
+      // joined by their primary key: as `(org_id, id) in (...)` alongside the webhooks, PostgreSQL could read
+      // every delivery of each webhook to find them.
+      const picked = sql<{ org_id: string; id: string; url: string; secret: string }>`(select due.org_id, due.id, w.url, w.secret
+        from unnest(${some.map(({ endpoint }) => endpoint.orgId)}::varchar[], ${some.map(({ endpoint }) => endpoint.webhookId)}::varchar[],
+          ${some.map(({ count }) => count)}::integer[]) as e(org_id, webhook_id, count)
+        join webhooks w on w.org_id = e.org_id and w.id = e.webhook_id and w.disabled_date is null
+        cross join lateral (select d.org_id, d.id from webhook_deliveries d
+          where d.org_id = e.org_id and d.webhook_id = e.webhook_id and d.next_attempt_at <= ${at}
+          order by d.next_attempt_at, d.seq limit e.count for update skip locked) due)`;
       claimed.push(
         ...(await db
           .updateTable('webhook_deliveries')
-          .from('webhooks as w')
+          .from(picked.as('picked'))
           .set({ next_attempt_at: leaseEnd })
-          .whereRef('w.org_id', '=', 'webhook_deliveries.org_id')
-          .whereRef('w.id', '=', 'webhook_deliveries.webhook_id')
-          .where('w.disabled_date', 'is', null)
-          .where(picked)
+          .whereRef('picked.org_id', '=', 'webhook_deliveries.org_id')
+          .whereRef('picked.id', '=', 'webhook_deliveries.id')
           .returningAll('webhook_deliveries')
-          .returning(['w.url', 'w.secret'])
+          .returning(['picked.url', 'picked.secret'])
           .execute()),
       );
       continue;
     }
+    // A subquery of its own per endpoint: SQLite allows no LIMIT on a member of a UNION.
+    const picked = keyInUnion(
+      'webhook_deliveries',
+      some.map(
+        ({ endpoint, count }) => sql`select due.org_id, due.id from (select d.org_id, d.id from webhook_deliveries d
+          where d.org_id = ${endpoint.orgId} and d.webhook_id = ${endpoint.webhookId} and d.next_attempt_at <= ${at}
+          order by d.next_attempt_at, d.seq limit ${count}) due`,
+      ),
+    );
     // SQLite's RETURNING names the updated table alone: the webhook by subqueries on its primary key.
     const webhook = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
       eb.selectFrom('webhooks as w').whereRef('w.org_id', '=', 'webhook_deliveries.org_id').whereRef('w.id', '=', 'webhook_deliveries.webhook_id');
@@ -448,7 +469,24 @@ async function recordAttempts(trx: UnitOfWork, attempts: readonly FinishedAttemp
   const resources = [
     ...new Map(ended.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}/${delivery.ordering_key}`, delivery])).values(),
   ];
-  if (resources.length > 0) {
+  if (resources.length > 0 && isPostgres(trx)) {
+    // The resources are arrays joined to the step down each one's order (LATERAL), as in the claim: one plan
+    // whatever their number.
+    const heads = sql<{ org_id: string; id: string }>`(select head.org_id, head.id
+      from unnest(${resources.map((d) => d.org_id)}::varchar[], ${resources.map((d) => d.webhook_id)}::varchar[],
+        ${resources.map((d) => d.ordering_key)}::varchar[]) as r(org_id, webhook_id, ordering_key)
+      cross join lateral (select d.org_id, d.id from webhook_deliveries d
+        where d.org_id = r.org_id and d.webhook_id = r.webhook_id and d.ordering_key = r.ordering_key
+        and d.status = 'pending' order by d.seq limit 1) head)`;
+    await trx
+      .updateTable('webhook_deliveries')
+      .from(heads.as('head'))
+      .set({ next_attempt_at: instant(at) })
+      .whereRef('head.org_id', '=', 'webhook_deliveries.org_id')
+      .whereRef('head.id', '=', 'webhook_deliveries.id')
+      .where('webhook_deliveries.next_attempt_at', 'is', null)
+      .execute();
+  } else if (resources.length > 0) {
     await trx
       .updateTable('webhook_deliveries')
       .set({ next_attempt_at: instant(at) })

@@ -238,11 +238,14 @@ select "id", "email", "created_date", "active", "updated_date", "first_name", "l
 update "users" set "first_name" = $1, "updated_date" = $2 where "org_id" = $3 and "id" = $4;
 with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning "id", "seq";
-select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
-        where d.org_id = $1 and d.webhook_id = $2 and d.ordering_key = $3
-        and d.status = 'pending' and d.seq < $4 order by d.seq desc limit 1) last) as members) and d.status = 'pending'
-      for share;
+select d.webhook_id, d.ordering_key
+        from unnest($1::varchar[], $2::varchar[],
+          $3::bigint[]) as r(webhook_id, ordering_key, seq)
+        cross join lateral (select e.org_id, e.id from webhook_deliveries e
+          where e.org_id = $4 and e.webhook_id = r.webhook_id and e.ordering_key = r.ordering_key
+          and e.status = 'pending' and e.seq < r.seq order by e.seq desc limit 1) last
+        join webhook_deliveries d on d.org_id = last.org_id and d.id = last.id
+        where d.status = 'pending' for share of d;
 commit;
 
 -- PUT /api/v5/webhooks/{webhook} → 204
@@ -268,11 +271,14 @@ begin;
 select "id" from "webhooks" where "org_id" = $1 and "id" = $2 for update;
 select "e"."seq", "e"."id", "e"."type", "e"."created_date", "e"."data", "e"."previous_attributes", "e"."actor_type", "e"."actor_id", "e"."actor_name" from "events" as "e" where "e"."org_id" = $1 and "e"."created_date" >= $2 and "e"."type" in ($3) and not exists (select "d"."id" from "webhook_deliveries" as "d" where "d"."org_id" = $4 and "d"."webhook_id" = $5 and "d"."event_id" = "e"."id" and "d"."status" in ($6, $7)) and "e"."seq" > $8 order by "e"."seq" limit $9;
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning "id", "seq";
-select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
-        where d.org_id = $1 and d.webhook_id = $2 and d.ordering_key = $3
-        and d.status = 'pending' and d.seq < $4 order by d.seq desc limit 1) last) as members) and d.status = 'pending'
-      for share;
+select d.webhook_id, d.ordering_key
+        from unnest($1::varchar[], $2::varchar[],
+          $3::bigint[]) as r(webhook_id, ordering_key, seq)
+        cross join lateral (select e.org_id, e.id from webhook_deliveries e
+          where e.org_id = $4 and e.webhook_id = r.webhook_id and e.ordering_key = r.ordering_key
+          and e.status = 'pending' and e.seq < r.seq order by e.seq desc limit 1) last
+        join webhook_deliveries d on d.org_id = last.org_id and d.id = last.id
+        where d.status = 'pending' for share of d;
 update "webhook_deliveries" set "next_attempt_at" = $1 where "org_id" = $2 and "id" in ($3);
 commit;
 
@@ -361,11 +367,14 @@ select "id", "email", "created_date", "active", "updated_date", "first_name", "l
 update "users" set "tags" = $1, "updated_date" = $2 where "org_id" = $3 and "id" in ($4);
 with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning "id", "seq";
-select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
-        where d.org_id = $1 and d.webhook_id = $2 and d.ordering_key = $3
-        and d.status = 'pending' and d.seq < $4 order by d.seq desc limit 1) last) as members) and d.status = 'pending'
-      for share;
+select d.webhook_id, d.ordering_key
+        from unnest($1::varchar[], $2::varchar[],
+          $3::bigint[]) as r(webhook_id, ordering_key, seq)
+        cross join lateral (select e.org_id, e.id from webhook_deliveries e
+          where e.org_id = $4 and e.webhook_id = r.webhook_id and e.ordering_key = r.ordering_key
+          and e.status = 'pending' and e.seq < r.seq order by e.seq desc limit 1) last
+        join webhook_deliveries d on d.org_id = last.org_id and d.id = last.id
+        where d.status = 'pending' for share of d;
 update "webhook_deliveries" set "next_attempt_at" = $1 where "org_id" = $2 and "id" in ($3);
 commit;
 select "id", "username", "email", "tags" from "users" where "users"."org_id" = $1 and (users.tags is not null and (' ' || lower("users"."tags") || ' ') like $2 escape '!') order by "created_date", "id";
@@ -421,11 +430,14 @@ select "id", "email", "created_date", "active", "updated_date", "first_name", "l
 update "users" set "password_hash" = $1, "updated_date" = $2, "sessions_valid_after" = $3 where "org_id" = $4 and "id" = $5;
 with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning "id", "seq";
-select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
-        where d.org_id = $1 and d.webhook_id = $2 and d.ordering_key = $3
-        and d.status = 'pending' and d.seq < $4 order by d.seq desc limit 1) last) as members) and d.status = 'pending'
-      for share;
+select d.webhook_id, d.ordering_key
+        from unnest($1::varchar[], $2::varchar[],
+          $3::bigint[]) as r(webhook_id, ordering_key, seq)
+        cross join lateral (select e.org_id, e.id from webhook_deliveries e
+          where e.org_id = $4 and e.webhook_id = r.webhook_id and e.ordering_key = r.ordering_key
+          and e.status = 'pending' and e.seq < r.seq order by e.seq desc limit 1) last
+        join webhook_deliveries d on d.org_id = last.org_id and d.id = last.id
+        where d.status = 'pending' for share of d;
 update "webhook_deliveries" set "next_attempt_at" = $1 where "org_id" = $2 and "id" in ($3);
 commit;
 

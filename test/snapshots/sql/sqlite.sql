@@ -209,7 +209,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 select max("seq") as "last" from "webhook_deliveries";
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date", "seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id", "seq";
 select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
         where d.org_id = ? and d.webhook_id = ? and d.ordering_key = ?
         and d.status = 'pending' and d.seq < ? order by d.seq desc limit 1) last) as members) and d.status = 'pending';
 
@@ -233,7 +233,7 @@ select "e"."seq", "e"."id", "e"."type", "e"."created_date", "e"."data", "e"."pre
 select max("seq") as "last" from "webhook_deliveries";
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date", "seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id", "seq";
 select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
         where d.org_id = ? and d.webhook_id = ? and d.ordering_key = ?
         and d.status = 'pending' and d.seq < ? order by d.seq desc limit 1) last) as members) and d.status = 'pending';
 update "webhook_deliveries" set "next_attempt_at" = ? where "org_id" = ? and "id" in (?);
@@ -276,7 +276,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 select max("seq") as "last" from "webhook_deliveries";
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date", "seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id", "seq";
 select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
         where d.org_id = ? and d.webhook_id = ? and d.ordering_key = ?
         and d.status = 'pending' and d.seq < ? order by d.seq desc limit 1) last) as members) and d.status = 'pending';
 update "webhook_deliveries" set "next_attempt_at" = ? where "org_id" = ? and "id" in (?);
@@ -329,7 +329,7 @@ select "id", "event_types" from "webhooks" where "org_id" = ? and "disabled_date
 select max("seq") as "last" from "webhook_deliveries";
 insert into "webhook_deliveries" ("org_id", "id", "webhook_id", "event_id", "event_type", "payload", "ordering_key", "status", "attempts", "next_attempt_at", "give_up_at", "created_date", "updated_date", "seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id", "seq";
 select d.webhook_id, d.ordering_key from webhook_deliveries d
-      where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
+        where ("d"."org_id", "d"."id") in (select * from (select last.org_id, last.id from (select d.org_id, d.id from webhook_deliveries d
         where d.org_id = ? and d.webhook_id = ? and d.ordering_key = ?
         and d.status = 'pending' and d.seq < ? order by d.seq desc limit 1) last) as members) and d.status = 'pending';
 update "webhook_deliveries" set "next_attempt_at" = ? where "org_id" = ? and "id" in (?);
