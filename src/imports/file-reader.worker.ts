@@ -5,7 +5,7 @@ import { FileTooLarge } from './file-limits.js';
 import type { OpenedFile, ReaderInput, ReaderMessage, ReaderRequest, SheetPreview } from './file-reader.js';
 import { bytesInMemory, bytesOnDisk, decodedText, encodingOf, UndecodableFile, type Encoding, type FileBytes } from './file-text.js';
 import type { FileRow, Problem } from './rows.js';
-import { checkUnpackedSize, workbookSheets, type Sheet } from './spreadsheet.js';
+import type { Sheet } from './spreadsheet.js';
 
 /**
  * The thread that reads an import file (see file-reader.ts): it opens the file (decodes it, or unpacks
@@ -104,6 +104,9 @@ async function tableOf(problems: Problem[]): Promise<Table | undefined> {
       sheets: [],
     };
   }
+  // The workbook reader is loaded for a workbook only: it is most of what a thread loads, and a thread is started
+  // for each file, most of them CSV.
+  const { checkUnpackedSize, workbookSheets } = await import('./spreadsheet.js');
   const bytes = await wholeBytesOf();
   checkUnpackedSize(bytes, input.limits.unpackedBytes);
   const sheets = await workbookSheets(bytes);
