@@ -108,7 +108,15 @@ export async function migratedPostgresTemplate(path: string): Promise<boolean> {
  */
 export async function createTestDatabase(
   engine: Engine,
-  options: { migrate?: boolean } & Pick<DatabaseOptions, 'onStatement'> = {},
+  options: {
+    migrate?: boolean;
+    /**
+     * PostgreSQL: a database of its own rather than a schema in the shared one. Dead row versions are then removed
+     * (vacuum, an index scan marking them) whatever other test files' transactions are open: PostgreSQL keeps them for
+     * the oldest transaction in the same database.
+     */
+    ownDatabase?: boolean;
+  } & Pick<DatabaseOptions, 'onStatement'> = {},
 ): Promise<TestDatabase> {
   const { onStatement } = options;
   let database: TestDatabase;
@@ -139,8 +147,9 @@ export async function createTestDatabase(
     const base = process.env.TEST_POSTGRES_URL!;
     // A transaction pooler carries no startup parameter such as search_path: there each test schema is alone in a
     // database of its own, whose default search_path names it.
-    const admin = pooler ? withDatabaseName(base, schema) : base;
-    if (pooler) {
+    const alone = pooler !== undefined || options.ownDatabase === true;
+    const admin = alone ? withDatabaseName(base, schema) : base;
+    if (alone) {
       await withAdmin((client) => client.query(`create database ${schema}`));
       await withAdmin((client) => client.query(`alter database ${schema} set search_path = ${schema}`));
     }
@@ -161,17 +170,19 @@ export async function createTestDatabase(
     // As on SQLite, the tests' own connections do not wait for the disk at each commit (5-7 ms here).
     const handle = pooler
       ? openDatabase(withDatabaseName(pooler, schema), { poolSize: 10, onStatement, transactionPooler: true })
-      : openDatabase(base, { schema, poolSize: 10, onStatement, postgresSynchronousCommit: false });
+      : openDatabase(alone ? admin : base, { schema, poolSize: 10, onStatement, postgresSynchronousCommit: false });
     const url = pooler
       ? withDatabaseName(pooler, schema)
-      : `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      : alone
+        ? admin
+        : `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     database = {
       ...handle,
       url,
       schema,
       async drop() {
         await handle.close();
-        await withAdmin((client) => client.query(pooler ? `drop database ${schema} with (force)` : `drop schema ${schema} cascade`));
+        await withAdmin((client) => client.query(alone ? `drop database ${schema} with (force)` : `drop schema ${schema} cascade`));
       },
     };
   }
