@@ -5,7 +5,7 @@
 // suites counted by reason (scripts/test-summary.mjs); another `--test-reporter` given here replaces it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withMigratedTemplates } from './test-templates.mjs';
 
@@ -47,6 +47,9 @@ console.log(`Node.js ${process.version}`);
 if (skipped.length > 0) {
   console.log(`Skipped on this run: ${files.filter(isSkipped).join(', ') || 'nothing matched'}`);
 }
+// Node.js 22.1 and later keep the code they compiled for each module (NODE_COMPILE_CACHE) and reuse it in the next
+// process: each test file and server process loads ~300 modules. Node.js 20 ignores the variable.
+process.env.NODE_COMPILE_CACHE ??= resolve('node_modules/.cache/training-api/compile-cache');
 const summary = fileURLToPath(new URL('test-summary.mjs', import.meta.url));
 const reporter = runnerArgs.some((arg) => arg.startsWith('--test-reporter')) ? [] : [`--test-reporter=${summary}`];
 const runFiles = fileURLToPath(new URL('run-test-files.mjs', import.meta.url));

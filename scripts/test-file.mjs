@@ -4,7 +4,7 @@
 // Start from one `npm run build`; after that an edited file is re-run within seconds.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withMigratedTemplates } from './test-templates.mjs';
 import { OUT, outputOf, transpileChanged } from './transpile-changed.mjs';
@@ -24,6 +24,9 @@ if (files.length === 0) {
   console.error('test:file: name the test files to run, as test/resources/users.test.ts');
   process.exit(1);
 }
+// Node.js 22.1 and later keep the code they compiled for each module (NODE_COMPILE_CACHE) and reuse it in the next
+// process: each test file and server process loads ~300 modules. Node.js 20 ignores the variable.
+process.env.NODE_COMPILE_CACHE ??= resolve('node_modules/.cache/training-api/compile-cache');
 const summary = fileURLToPath(new URL('test-summary.mjs', import.meta.url));
 const reporter = runnerArgs.some((arg) => arg.startsWith('--test-reporter'))
   ? []

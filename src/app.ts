@@ -20,6 +20,7 @@ import { createRateLimiter } from './plugins/rate-limit.js';
 import type { RateLimitSettings } from './rate-limit/settings.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerValidation } from './plugins/validation.js';
+import { registerSerialization } from './plugins/serialization.js';
 import { logSerializers, RequestLog } from './plugins/logging.js';
 import { resources } from './api-resources.js';
 import { tokensService } from './auth/tokens.service.js';
@@ -96,6 +97,8 @@ const Readiness = Type.Object({
 });
 
 const API_BASES = ['/api/v5', '/dc/api/v5'];
+/** The query string of a route without filters: none at all. One object, so that its validator is compiled once. */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 /** A balancer's probe gets its answer within this, even while the database does not answer at all. */
 const READINESS_TIMEOUT_MS = 2000;
 const DEFAULT_OAUTH_TOKEN_LIFETIME_SECONDS = 3600;
@@ -133,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     if (options.metrics.token) options.metrics.metrics.route(app, options.metrics.token);
   }
   registerValidation(app, passwordPolicy);
+  registerSerialization(app);
   registerJsonParser(app);
   registerErrorHandler(app);
   registerProtocol(app, { trustProxy: Boolean(options.trustProxy) });
@@ -156,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   app.addHook('onRoute', (route) => {
     if (!isApiPath(route.url)) return;
     route.schema ??= {};
-    route.schema.querystring ??= Type.Object({}, { additionalProperties: false });
+    route.schema.querystring ??= NO_QUERY;
     if (route.prefix === '/dc/api/v5') route.schema.hide = true;
   });
   registerIdempotency(app, options.db, isApiPath, options.idempotency);

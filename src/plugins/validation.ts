@@ -97,32 +97,43 @@ function refusingUnstorableText(validate: ValidateFunction, ignored: ReadonlySet
 }
 
 /**
+ * The validators of a process, one per password policy (a process holds one or two) and kind of input, shared by
+ * every app it builds and by `bodyValidator`: Ajv keeps each schema it compiled, so a schema is compiled once per
+ * process however many apps route it (both base paths, the apps of a test file, a worker's restarts).
+ */
+const ajvs = new Map<string, Ajv>();
+
+function sharedAjv(coerceTypes: boolean, policy: PasswordPolicy): Ajv {
+  const key = JSON.stringify([coerceTypes, policy]);
+  let ajv = ajvs.get(key);
+  if (!ajv) ajvs.set(key, (ajv = createAjv({ coerceTypes }, policy)));
+  return ajv;
+}
+
+/**
  * Bodies are validated strictly (a number sent for a string is a 400, not coerced); query strings
  * and path parameters arrive as text, so they are coerced to the declared types. Path parameters
  * are ids, and an id holding NUL is simply not found.
  */
 export function registerValidation(app: FastifyInstance, policy: PasswordPolicy): void {
-  const bodyAjv = createAjv({ coerceTypes: false }, policy);
-  const textAjv = createAjv({ coerceTypes: true }, policy);
+  const bodyAjv = sharedAjv(false, policy);
+  const textAjv = sharedAjv(true, policy);
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
     return httpPart === 'body' || httpPart === 'querystring' ? refusingUnstorableText(validate, readOnlyProperties(schema), policy) : validate;
   });
 }
 
-/** One validator per policy (a process holds one or two), so that each schema is compiled once for it. */
-const bodyAjvs = new Map<number, Ajv>();
-
 /**
  * Validates a body that reaches a service other than through a route of its own (the SCIM surface
  * feeding the users service, the rows of an import), with the same checks and messages a route's
- * body gets under `policy`; throws the 400 a route would give.
+ * body gets under `policy`; throws the 400 a route would give. The schema is compiled at the first
+ * body checked, not when the module that declares the check is loaded.
  */
 export function bodyValidator(schema: TSchema, policy: PasswordPolicy): (data: unknown) => void {
-  let ajv = bodyAjvs.get(policy.minLength);
-  if (!ajv) bodyAjvs.set(policy.minLength, (ajv = createAjv({ coerceTypes: false }, policy)));
-  const validate = refusingUnstorableText(ajv.compile(schema), readOnlyProperties(schema), policy);
+  let validate: ValidateFunction | undefined;
   return (data) => {
+    validate ??= refusingUnstorableText(sharedAjv(false, policy).compile(schema), readOnlyProperties(schema), policy);
     if (!validate(data)) throw validationError((validate.errors ?? []) as FastifySchemaValidationError[], 'body');
   };
 }

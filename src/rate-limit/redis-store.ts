@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { decide, oldestForgotten, slotIndex, slotWidth, SLOTS, type Slot, type WindowStore } from './sliding-window.js';
 
 /**
@@ -44,25 +44,31 @@ interface WithTake {
 
 /** Counters shared by every instance through Redis. */
 export function redisStore(url: string, onError: (error: Error) => void): WindowStore {
-  const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) as Redis & WithTake;
-  redis.on('error', onError);
-  redis.defineCommand('takeFromWindow', { numberOfKeys: 1, lua: TAKE });
+  // ioredis (~60 modules) is loaded only by the processes that use Redis, not by every start.
+  const connecting = import('ioredis').then(({ Redis }) => {
+    const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) as Redis & WithTake;
+    redis.on('error', onError);
+    redis.defineCommand('takeFromWindow', { numberOfKeys: 1, lua: TAKE });
+    return redis;
+  });
   return {
     async take(key, limit, at) {
       const current = slotIndex(limit, at);
       const ttlMs = Math.ceil(slotWidth(limit) * (SLOTS + 2));
+      const redis = await connecting;
       const [allowed, fields] = await redis.takeFromWindow(`training-api:rate:${key}`, oldestForgotten(current), current, limit.max, ttlMs);
       return decide(limit, at, slotsOf(fields), allowed === 1);
     },
     async peek(key, limit, at) {
       const forgotten = oldestForgotten(slotIndex(limit, at));
+      const redis = await connecting;
       const fields = Object.entries(await redis.hgetall(`training-api:rate:${key}`)).flat();
       const slots = slotsOf(fields).filter(([index]) => index > forgotten);
       const total = slots.reduce((sum, [, count]) => sum + count, 0);
       return decide(limit, at, slots, total < limit.max);
     },
     async close() {
-      redis.disconnect();
+      (await connecting).disconnect();
     },
   };
 }

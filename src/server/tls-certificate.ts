@@ -1,7 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { ConfigError } from '../lib/config-error.js';
 
 export interface CertificatePair {
@@ -22,6 +21,8 @@ export async function ensureSelfSignedCertificate(dir: string): Promise<Certific
   const notAfterDate = new Date(notBeforeDate);
   notAfterDate.setFullYear(notAfterDate.getFullYear() + VALIDITY_YEARS);
 
+  // Loaded here, when a certificate is made: with its X.509 and ASN.1 libraries it is ~80 modules every start would load.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { CONSOLE_SCRIPT_PATH } from '../../src/console/assets.js';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { CHART_SCRIPT_PATH, CONSOLE_SCRIPT_PATH } from '../../src/console/assets.js';
 import { forEachEngine } from '../helpers/harness.js';
 import { signedInAs } from '../helpers/console-sign-in.js';
 import type { PageBrowser } from '../helpers/pages.js';
@@ -30,6 +31,30 @@ forEachEngine("Console: the userfields, offerings and agreements pages follow th
       `${base}/offerings/categories/${offeringCategory}`,
       `${base}/agreements`,
     ];
+  });
+
+  it('serves the console scripts as brotli, gzip or as they are, as the browser accepts, the same bytes each time', async () => {
+    for (const path of [CONSOLE_SCRIPT_PATH, CHART_SCRIPT_PATH]) {
+      const get = (acceptEncoding: string) => h.get(path, { token: null, headers: { 'accept-encoding': acceptEncoding } });
+      const plain = await get('identity');
+      assert.equal(plain.statusCode, 200, path);
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.headers['vary'], 'accept-encoding');
+      assert.match(String(plain.headers['cache-control']), /immutable/);
+      const text = plain.rawPayload;
+      assert.ok(text.length > 1000, path);
+      for (const [accepted, encoding, decode] of [
+        ['gzip, deflate, br', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+      ] as const) {
+        const first = await get(accepted);
+        const again = await get(accepted);
+        assert.equal(first.headers['content-encoding'], encoding, `${path} for ${accepted}`);
+        assert.ok(first.rawPayload.length < text.length / 2, `${path} is compressed as ${encoding}`);
+        assert.deepEqual(decode(first.rawPayload), text);
+        assert.deepEqual(again.rawPayload, first.rawPayload);
+      }
+    }
   });
 
   it('loads the console script alone, has no inline style or script, and a form token in every form', async () => {

@@ -32,7 +32,20 @@ function decoded(path: string): string {
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/**
+ * The checks of each document a process has seen, by its text: the apps of a test file mostly serve the same
+ * document, and its schemas are then compiled once, not once per app.
+ */
+const byDocument = new Map<string, DocumentedResponses>();
+
 export function documentedResponses(document: any): DocumentedResponses {
+  const text = JSON.stringify(document);
+  let checks = byDocument.get(text);
+  if (!checks) byDocument.set(text, (checks = documentChecks(JSON.parse(text))));
+  return checks;
+}
+
+function documentChecks(document: any): DocumentedResponses {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, validateSchema: false, inlineRefs: false });
   ajv.addSchema(document, 'openapi');
   const validators = new Map<string, ValidateFunction>();

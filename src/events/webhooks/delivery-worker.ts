@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Agent, request } from 'undici';
+import type { Agent, request } from 'undici';
 import { isPostgres } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
 import { guardedLookup, RefusedAddressError, urlProblem, type AddressPolicy } from './address-policy.js';
@@ -157,12 +157,18 @@ export function startDeliveryWorker(
   log: FastifyBaseLogger,
   observe: DeliveryObserver = () => {},
 ): { stop(): Promise<void> } {
-  // Redirects are not followed (undici's request never does): a 3xx is a failed attempt.
-  const agent = new Agent({
-    connect: { lookup: guardedLookup(settings) },
-    headersTimeout: settings.timeoutMs,
-    bodyTimeout: settings.timeoutMs,
-  });
+  // Redirects are not followed (undici's request never does): a 3xx is a failed attempt. undici (~70 modules) is loaded
+  // at the first attempt, not at every start: most processes (a command, most tests) never deliver anything.
+  let client: Promise<{ agent: Agent; request: typeof request }> | undefined;
+  const httpClient = () =>
+    (client ??= import('undici').then((undici) => ({
+      agent: new undici.Agent({
+        connect: { lookup: guardedLookup(settings) },
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
+      }),
+      request: undici.request,
+    })));
   const queue = deliveryQueue(db);
   // A claimed delivery may start until `timeoutMs` after its claim, and its attempt lasts `timeoutMs` at most: its
   // lease covers both, and the commit of its record. One claimed ahead that could not start in time is left for its
@@ -194,6 +200,7 @@ export function startDeliveryWorker(
     const problem = checkUrl(delivery.url);
     if (problem) return outcome({ error: `The URL is refused: it ${problem}` });
     try {
+      const { agent, request } = await httpClient();
       const response = await request(delivery.url, {
         method: 'POST',
         dispatcher: agent,
@@ -284,7 +291,7 @@ export function startDeliveryWorker(
     async stop() {
       await scheduler.stop();
       await Promise.all(unrecorded);
-      await agent.close();
+      if (client) await (await client).agent.close();
     },
   };
 }
