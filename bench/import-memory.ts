@@ -10,63 +10,17 @@
  *   PEOPLE=20000,200000 BENCH_POSTGRES_URL=postgres://... npm run bench:import-memory
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Caller } from '../src/auth/caller.js';
-import { migrateToLatest, openDatabase } from '../src/db/database.js';
-import { COMMAND_LINE_ACTOR } from '../src/lib/actors.js';
-import { organizationsRepository } from '../src/tenancy/organizations.repository.js';
-import { userfieldsService } from '../src/resources/userfields/userfields.service.js';
-import { postgresDatabase, ROOT } from './processes.js';
+import { freshOrganization, hrFile } from './import-files.js';
+import { ROOT } from './processes.js';
 import { loadAverage } from './stats.js';
 
 const PEOPLE = (process.env.PEOPLE ?? '100000,1000000').split(',').map(Number);
 const BASELINE_PEOPLE = Number(process.env.BASELINE_PEOPLE ?? 1_000);
 const DRY_RUN = process.env.DRY_RUN === '1';
-const DEPARTMENTS = ['Sales', 'Support', 'Finance', 'Engineering'];
-
-/** An HR file of `people` rows, written a block at a time. */
-function hrFile(dir: string, people: number): string {
-  const file = path.join(dir, `people-${people}.csv`);
-  writeFileSync(file, 'Email,First Name,Last Name,Tags,Department,Employee number,Start date\n');
-  const BLOCK = 50_000;
-  for (let first = 0; first < people; first += BLOCK) {
-    const lines: string[] = [];
-    for (let n = first; n < Math.min(people, first + BLOCK); n++) {
-      const start = `${String((n % 12) + 1).padStart(2, '0')}/${String((n % 28) + 1).padStart(2, '0')}/${2000 + (n % 25)}`;
-      lines.push(`person${n}@hr.example,Person,Number ${n},staff,${DEPARTMENTS[n % DEPARTMENTS.length]},${n + 1},${start}\n`);
-    }
-    writeFileSync(file, lines.join(''), { flag: 'a' });
-  }
-  return file;
-}
-
-/** A fresh database with an organization of the file's three userfields; its URL, the organization and how to drop it. */
-async function freshOrganization(dir: string, name: string) {
-  const postgres = process.env.BENCH_POSTGRES_URL ? await postgresDatabase(process.env.BENCH_POSTGRES_URL, 'import_memory') : undefined;
-  const url = postgres ? postgres.url : `sqlite:${path.join(dir, `${name}.db`)}`;
-  const { db, close } = openDatabase(url);
-  try {
-    await migrateToLatest(db);
-    const org = await organizationsRepository(db).create(name);
-    const caller: Caller = { orgId: org.id, tokenId: 'bench', scopes: ['read', 'write'], actor: COMMAND_LINE_ACTOR };
-    const fields = userfieldsService(db);
-    await fields.create(caller, {
-      type: 'dropdown',
-      name: 'Department',
-      categoryName: 'HR',
-      options: DEPARTMENTS.map((option) => ({ name: option })),
-    });
-    await fields.create(caller, { type: 'number', name: 'Employee number', categoryName: 'HR' });
-    await fields.create(caller, { type: 'date', name: 'Start date', categoryName: 'HR' });
-    return { url, orgId: org.id, drop: async () => postgres?.drop() };
-  } finally {
-    await close();
-  }
-}
-
 /** The import in a process of its own: its peak RSS in bytes and its seconds. */
 async function imported(url: string, orgId: string, file: string): Promise<{ peak: number; seconds: number }> {
   const started = performance.now();

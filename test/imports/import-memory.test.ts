@@ -18,8 +18,9 @@ const FILE_BYTES = Number(process.env.IMPORT_MEMORY_FILE_MB ?? 60) * 1024 * 1024
  * (the process, its reading thread): issue 37's target. The file is read from disk a megabyte at a
  * time for each pass, never held, and the command lets its heap grow by a fifth over what is live
  * (V8's factor of up to four made 4.2x on a busy machine), so what grows with the file is the
- * index of its emails and a few batches of rows; measured 1.43x with one process spinning on the two cores beside it and 1.46x with three
- * (docs/performance.md, `npm run bench:import-memory`). Holding the file's bytes between passes took
+ * index of its emails (8 bytes a row, until the check ends) and a few batches of rows; measured 1.43x with one process spinning on
+ * the two cores beside it and 1.46x with three, 0.94x once the index was a typed array rather than a Map
+ * (docs/performance.md, `npm run bench:import-memory`, "Issue 39: what an import kept per person"). Holding the file's bytes between passes took
  * 2.7x alone and 4.4x beside other work; holding every row, as imports did before issue 37, took 40x.
  */
 const TIMES_THE_FILE = 3;
