@@ -11,14 +11,13 @@ import { errors } from './errors.js';
 export const UPLOAD_FOLDER_PREFIX = 'training-api-upload-';
 
 /**
- * A request body written to a temporary file as it arrives, with its size and SHA-256 digest: a file of tens of
+ * A request body written to a temporary file as it arrives, with its SHA-256 digest: a file of tens of
  * megabytes sent to POST /imports is never held in memory whole. The handler that uses it removes it after, unless it
  * hands it over (to an import job, which removes it when it ends); a request refused before its handler, when answered.
  */
 export class SpooledUpload {
   private constructor(
     readonly path: string,
-    readonly size: number,
     readonly sha256: string,
     private readonly folder: string,
   ) {}
@@ -63,7 +62,7 @@ export class SpooledUpload {
       await rm(folder, { recursive: true, force: true });
       throw error;
     }
-    return new SpooledUpload(path, size, digest.digest('hex'), folder);
+    return new SpooledUpload(path, digest.digest('hex'), folder);
   }
 
   #used = false;
