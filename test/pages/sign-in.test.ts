@@ -92,16 +92,23 @@ forEachEngine(
       };
       // Warm up both paths (the unknown email's dummy hash is made once, at its first use).
       for (let n = 0; n < 3; n += 1) await Promise.all([attempt('timed@example.com'), attempt('warm.nobody@example.com')]);
-      const samples = { unknown: [] as number[], wrong: [] as number[] };
-      for (let n = 0; n < 60; n += 1) {
-        // Alternated, so that the machine's other work falls on both alike.
-        samples.wrong.push(await attempt('timed@example.com'));
-        samples.unknown.push(await attempt(`nobody.${n}@example.com`));
+      // A leak (an unknown email answered without a verification) shows in every round; the machine's other
+      // work (the suite runs files side by side on two cores) may tip one round past 10%, rarely three.
+      const rounds: string[] = [];
+      for (let round = 0; round < 3; round += 1) {
+        const samples = { unknown: [] as number[], wrong: [] as number[] };
+        for (let n = 0; n < 40; n += 1) {
+          // Alternated, so that the machine's other work falls on both alike.
+          samples.wrong.push(await attempt('timed@example.com'));
+          samples.unknown.push(await attempt(`nobody.${round}.${n}@example.com`));
+        }
+        const [unknown, wrong] = [median(samples.unknown), median(samples.wrong)];
+        const ratio = unknown / wrong;
+        rounds.push(`unknown email ${unknown.toFixed(2)} ms, wrong password ${wrong.toFixed(2)} ms, ratio ${ratio.toFixed(3)}`);
+        t.diagnostic(`median of 40 sign-ins, round ${round + 1}: ${rounds.at(-1)}`);
+        if (ratio > 0.9 && ratio < 1.1) return;
       }
-      const [unknown, wrong] = [median(samples.unknown), median(samples.wrong)];
-      const ratio = unknown / wrong;
-      t.diagnostic(`median of 60 sign-ins: unknown email ${unknown.toFixed(2)} ms, wrong password ${wrong.toFixed(2)} ms, ratio ${ratio.toFixed(3)}`);
-      assert.ok(ratio > 0.9 && ratio < 1.1, `unknown ${unknown.toFixed(2)} ms, wrong ${wrong.toFixed(2)} ms`);
+      assert.fail(`no round within 10%:\n${rounds.join('\n')}`);
     });
 
     it('sets the session as a __Host- cookie, Secure, HttpOnly and SameSite, with its absolute lifetime', async () => {
