@@ -33,7 +33,7 @@ for (const engine of ENGINES) {
       const together = await Promise.all(asked.map(async (id) => users.find(ours, id)));
       assert.deepEqual(together, [...alone, alone[0], undefined, undefined]);
       assert.equal(statements.length, engine === 'postgres' ? 1 : asked.length);
-      if (engine === 'postgres') assert.match(statements[0]!, /"org_id" = \$1 and "id" = any\(\$2\)$/);
+      if (engine === 'postgres') assert.match(statements[0]!, /\(org_id, id\) in \(select \* from unnest\(\$1::text\[\], \$2::text\[\]\)\)$/);
       // Inside a transaction, each lookup is its own statement on the transaction's connection.
       statements.length = 0;
       await database.db.transaction().execute(async (trx) => {
@@ -41,6 +41,31 @@ for (const engine of ENGINES) {
         assert.deepEqual(inside, alone);
       });
       assert.equal(statements.filter((sql) => sql.startsWith('select')).length, mine.length);
+    });
+
+    it('gathers the lookups of several organizations in one statement, each answered within its own', async () => {
+      const all = await database.db.selectFrom('users').select(['org_id', 'id']).orderBy('id').execute();
+      const mine = all.filter((user) => user.org_id === ours).map((user) => user.id);
+      const yours = all.filter((user) => user.org_id === theirs).map((user) => user.id);
+      const users = usersRepository(database.db);
+      const alone = {
+        mine: await Promise.all(mine.map(async (id) => users.find(ours, id))),
+        yours: await Promise.all(yours.map(async (id) => users.find(theirs, id))),
+      };
+      statements.length = 0;
+      // Made in one turn, alternating: each organization's own ids, and each asking for the other's.
+      const together = await Promise.all([
+        ...mine.flatMap((id, index) => [users.find(ours, id), ...(index < yours.length ? [users.find(theirs, yours[index]!)] : [])]),
+        users.find(ours, yours[0]!),
+        users.find(theirs, mine[0]!),
+      ]);
+      const expected = [
+        ...mine.flatMap((_, index) => [alone.mine[index], ...(index < yours.length ? [alone.yours[index]] : [])]),
+        undefined,
+        undefined,
+      ];
+      assert.deepEqual(together, expected);
+      assert.equal(statements.length, engine === 'postgres' ? 1 : together.length);
     });
 
     it('fails each lookup a failed statement carried', { skip: engine === 'sqlite' && 'SQLite runs each lookup alone' }, async () => {

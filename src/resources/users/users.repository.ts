@@ -66,17 +66,20 @@ const insertUser = compiledOnce(USER_COLUMNS.length, (db, ...values) =>
   db.insertInto('users').values(Object.fromEntries(USER_COLUMNS.map((column, index) => [column, values[index]])) as unknown as UsersTable),
 );
 
-/** Users of one organization by their ids (an array bound as one parameter): the lookups of a turn, gathered. */
-const findUsers = compiledOnce(2, (db, orgId, ids) =>
+/**
+ * Users by pairs of organization and id (`orgIds[i]` with `ids[i]`, two arrays bound as two
+ * parameters), each row with its organization: the lookups of a turn, of every organization, gathered.
+ * PostgreSQL reads each pair from the primary key.
+ */
+const findUsers = compiledOnce(2, (db, orgIds, ids) =>
   db
     .selectFrom('users')
-    .select(VISIBLE_COLUMNS)
-    .where('org_id', '=', orgId)
-    .where('id', '=', sql<string>`any(${ids})`),
+    .select(['org_id', ...VISIBLE_COLUMNS])
+    .where(sql<boolean>`(org_id, id) in (select * from unnest(${orgIds}::text[], ${ids}::text[]))`),
 );
 const findUserCoalesced = coalescedById(
   (db, orgId, id) => findUser(db, orgId, id).then(([row]) => row),
-  (db, orgId, ids) => findUsers(db, orgId, ids),
+  (db, orgIds, ids) => findUsers(db, orgIds, ids),
 );
 
 /** Where a page of the console's list begins: a user of the page beside it, by its place in the list (created_date, id). */
