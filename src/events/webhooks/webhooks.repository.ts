@@ -486,10 +486,10 @@ function endedResources(live: readonly FinishedAttempt[]): DeliveryRow[] {
 }
 
 /**
- * The attempts' records on PostgreSQL: the webhooks' rows share-locked, then one statement for every
- * attempt (their rows inserted, their deliveries updated, the next delivery of each resource whose
- * delivery ended released), then, only when an attempt failed or a failing webhook recovered, the
- * webhooks' failure state. Both per batch of attempts, not per attempt, whatever their number.
+ * The attempts' records on PostgreSQL: the webhooks' rows share-locked, one statement for every attempt
+ * (their rows inserted and their deliveries updated, with arrays), one releasing the next delivery of
+ * each resource whose delivery ended, then, only when an attempt failed or a failing webhook recovered,
+ * the webhooks' failure state: statements per batch of attempts, not per attempt.
  */
 async function recordAttemptsPostgres(
   trx: UnitOfWork,
@@ -507,10 +507,6 @@ async function recordAttemptsPostgres(
   const live = attempts.filter(({ delivery }) => failingSince.has(`${delivery.org_id}/${delivery.webhook_id}`));
   if (live.length === 0) return;
 
-  // The statement sees the deliveries as they were before it: the release's step down a resource's order skips
-  // the deliveries that end here (still pending to it), and leaves alone those recorded here.
-  const resources = endedResources(live);
-  const ended = live.filter(({ succeeded, retryAt }) => succeeded || retryAt === null).map(({ delivery }) => delivery.id);
   const column = <T>(of: (finished: FinishedAttempt) => T) => live.map(of);
   await sql`with r (org_id, id, attempt, duration_ms, status_code, error, response_body, status, next_attempt_at) as (
       select * from unnest(${column(({ delivery }) => delivery.org_id)}::varchar[], ${column(({ delivery }) => delivery.id)}::varchar[],
@@ -522,19 +518,32 @@ async function recordAttemptsPostgres(
     ), recorded as (
       insert into webhook_attempts (org_id, delivery_id, attempt, attempted_date, duration_ms, status_code, error, response_body)
       select org_id, id, attempt, ${now()}, duration_ms, status_code, error, response_body from r
-    ), updated as (
-      update webhook_deliveries d set attempts = d.attempts + 1, updated_date = ${now()}, status = r.status, next_attempt_at = r.next_attempt_at
-      from r where d.org_id = r.org_id and d.id = r.id
     )
-    update webhook_deliveries d set next_attempt_at = ${instant(at)}
-    from (select head.org_id, head.id
+    update webhook_deliveries d set attempts = d.attempts + 1, updated_date = ${now()}, status = r.status, next_attempt_at = r.next_attempt_at
+    from r where d.org_id = r.org_id and d.id = r.id`.execute(trx);
+
+  // The next delivery of each resource whose delivery ended: its first pending one, when that one waits. A statement
+  // of its own, after the update: a write queueing a delivery behind one that ends here share-locks that one, the
+  // update waits for its commit, and only a statement begun after that wait sees the delivery it queued. The
+  // resources are arrays joined to the step down each one's order (LATERAL), as in the claim: one plan whatever
+  // their number.
+  const resources = endedResources(live);
+  if (resources.length > 0) {
+    const heads = sql<{ org_id: string; id: string }>`(select head.org_id, head.id
       from unnest(${resources.map((d) => d.org_id)}::varchar[], ${resources.map((d) => d.webhook_id)}::varchar[],
-        ${resources.map((d) => d.ordering_key)}::varchar[]) as e(org_id, webhook_id, ordering_key)
-      cross join lateral (select n.org_id, n.id from webhook_deliveries n
-        where n.org_id = e.org_id and n.webhook_id = e.webhook_id and n.ordering_key = e.ordering_key
-        and n.status = 'pending' and n.id <> all(${ended}::varchar[]) order by n.seq limit 1) head) head
-    where d.org_id = head.org_id and d.id = head.id and d.next_attempt_at is null
-      and d.id <> all(${column(({ delivery }) => delivery.id)}::varchar[])`.execute(trx);
+        ${resources.map((d) => d.ordering_key)}::varchar[]) as r(org_id, webhook_id, ordering_key)
+      cross join lateral (select d.org_id, d.id from webhook_deliveries d
+        where d.org_id = r.org_id and d.webhook_id = r.webhook_id and d.ordering_key = r.ordering_key
+        and d.status = 'pending' order by d.seq limit 1) head)`;
+    await trx
+      .updateTable('webhook_deliveries')
+      .from(heads.as('head'))
+      .set({ next_attempt_at: instant(at) })
+      .whereRef('head.org_id', '=', 'webhook_deliveries.org_id')
+      .whereRef('head.id', '=', 'webhook_deliveries.id')
+      .where('webhook_deliveries.next_attempt_at', 'is', null)
+      .execute();
+  }
 
   const changing = live.filter(({ succeeded, delivery }) => !succeeded || failingSince.get(`${delivery.org_id}/${delivery.webhook_id}`) !== null);
   if (changing.length === 0) return;
