@@ -406,22 +406,10 @@ async function claimDue(
  * whose attempt succeeded is failing no more. Attempts of webhooks deleted meanwhile are dropped.
  */
 async function recordAttempts(trx: UnitOfWork, attempts: readonly FinishedAttempt[], disableIfFailingSince: string, at: number): Promise<void> {
+  if (isPostgres(trx)) return recordAttemptsPostgres(trx, attempts, disableIfFailingSince, at);
   // The webhooks' rows first, in one order, as a deletion (cascading to deliveries and attempts) takes its
-  // webhook's first: they then wait for each other instead of deadlocking. Not FOR UPDATE, which would also
-  // hold back every write queueing a delivery to these webhooks (their foreign key's lock) until the commit.
-  const webhookKeys = [...new Map(attempts.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}`, delivery])).values()];
-  const query = trx
-    .selectFrom('webhooks')
-    .select(['org_id', 'id', 'failing_since'])
-    .where(
-      keyIn(
-        sql`(org_id, id)`,
-        webhookKeys.map((delivery) => [delivery.org_id, delivery.webhook_id]),
-      ),
-    )
-    .orderBy('org_id')
-    .orderBy('id');
-  const webhooks = await (isPostgres(trx) ? query.forNoKeyUpdate() : query).execute();
+  // webhook's first (on SQLite the transaction is the only writer anyway).
+  const webhooks = await webhooksOf(trx, attempts).orderBy('org_id').orderBy('id').execute();
   const failingSince = new Map(webhooks.map((row) => [`${row.org_id}/${row.id}`, row.failing_since]));
   const live = attempts.filter(({ delivery }) => failingSince.has(`${delivery.org_id}/${delivery.webhook_id}`));
   if (live.length === 0) return;
@@ -465,13 +453,82 @@ async function recordAttempts(trx: UnitOfWork, attempts: readonly FinishedAttemp
   }
 
   // The next delivery of each resource whose delivery ended: its first pending one, when that one waits.
-  const ended = [...succeeded, ...failed].filter(({ delivery }) => delivery.ordering_key !== null);
-  const resources = [
-    ...new Map(ended.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}/${delivery.ordering_key}`, delivery])).values(),
-  ];
-  if (resources.length > 0 && isPostgres(trx)) {
-    // The resources are arrays joined to the step down each one's order (LATERAL), as in the claim: one plan
-    // whatever their number.
+  const resources = endedResources(live);
+  if (resources.length > 0) {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: instant(at) })
+      .where('next_attempt_at', 'is', null)
+      .where(keyInUnion('webhook_deliveries', resources.map(firstPending)))
+      .execute();
+  }
+  await recordWebhookStates(trx, live, failingSince, disableIfFailingSince, at);
+}
+
+/** The webhooks of the attempts, with how long each has been failing. */
+function webhooksOf(trx: UnitOfWork, attempts: readonly FinishedAttempt[]) {
+  const webhookKeys = [...new Map(attempts.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}`, delivery])).values()];
+  return trx
+    .selectFrom('webhooks')
+    .select(['org_id', 'id', 'failing_since'])
+    .where(
+      keyIn(
+        sql`(org_id, id)`,
+        webhookKeys.map((delivery) => [delivery.org_id, delivery.webhook_id]),
+      ),
+    );
+}
+
+/** One delivery of each resource whose delivery ended (succeeded, or failed for good). */
+function endedResources(live: readonly FinishedAttempt[]): DeliveryRow[] {
+  const ended = live.filter(({ succeeded, retryAt, delivery }) => (succeeded || retryAt === null) && delivery.ordering_key !== null);
+  return [...new Map(ended.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}/${delivery.ordering_key}`, delivery])).values()];
+}
+
+/**
+ * The attempts' records on PostgreSQL: the webhooks' rows share-locked, one statement for every attempt
+ * (their rows inserted and their deliveries updated, with arrays), one releasing the next delivery of
+ * each resource whose delivery ended, then, only when an attempt failed or a failing webhook recovered,
+ * the webhooks' failure state: statements per batch of attempts, not per attempt.
+ */
+async function recordAttemptsPostgres(
+  trx: UnitOfWork,
+  attempts: readonly FinishedAttempt[],
+  disableIfFailingSince: string,
+  at: number,
+): Promise<void> {
+  // The webhooks' rows first, in one order, as a deletion (cascading to deliveries and attempts) takes its
+  // webhook's first: they then wait for each other instead of deadlocking. FOR KEY SHARE conflicts with the
+  // deletion alone: the worker's transactions recording attempts of the same webhooks run side by side (a stronger
+  // lock made them take turns, one transaction at a time for every webhook a round touched), as do the writes
+  // queueing deliveries to them (their foreign key's lock is the same).
+  const webhooks = await webhooksOf(trx, attempts).orderBy('org_id').orderBy('id').forKeyShare().execute();
+  const failingSince = new Map(webhooks.map((row) => [`${row.org_id}/${row.id}`, row.failing_since]));
+  const live = attempts.filter(({ delivery }) => failingSince.has(`${delivery.org_id}/${delivery.webhook_id}`));
+  if (live.length === 0) return;
+
+  const column = <T>(of: (finished: FinishedAttempt) => T) => live.map(of);
+  await sql`with r (org_id, id, attempt, duration_ms, status_code, error, response_body, status, next_attempt_at) as (
+      select * from unnest(${column(({ delivery }) => delivery.org_id)}::varchar[], ${column(({ delivery }) => delivery.id)}::varchar[],
+        ${column(({ delivery }) => delivery.attempts + 1)}::integer[], ${column(({ attempt }) => attempt.durationMs)}::integer[],
+        ${column(({ attempt }) => attempt.statusCode)}::integer[], ${column(({ attempt }) => attempt.error)}::text[],
+        ${column(({ attempt }) => attempt.responseBody)}::text[],
+        ${column(({ succeeded, retryAt }) => (succeeded ? 'succeeded' : retryAt === null ? 'failed' : 'pending'))}::varchar[],
+        ${column(({ retryAt }) => (retryAt === null ? null : instant(retryAt)))}::varchar[])
+    ), recorded as (
+      insert into webhook_attempts (org_id, delivery_id, attempt, attempted_date, duration_ms, status_code, error, response_body)
+      select org_id, id, attempt, ${now()}, duration_ms, status_code, error, response_body from r
+    )
+    update webhook_deliveries d set attempts = d.attempts + 1, updated_date = ${now()}, status = r.status, next_attempt_at = r.next_attempt_at
+    from r where d.org_id = r.org_id and d.id = r.id`.execute(trx);
+
+  // The next delivery of each resource whose delivery ended: its first pending one, when that one waits. A statement
+  // of its own, after the update: a write queueing a delivery behind one that ends here share-locks that one, the
+  // update waits for its commit, and only a statement begun after that wait sees the delivery it queued. The
+  // resources are arrays joined to the step down each one's order (LATERAL), as in the claim: one plan whatever
+  // their number.
+  const resources = endedResources(live);
+  if (resources.length > 0) {
     const heads = sql<{ org_id: string; id: string }>`(select head.org_id, head.id
       from unnest(${resources.map((d) => d.org_id)}::varchar[], ${resources.map((d) => d.webhook_id)}::varchar[],
         ${resources.map((d) => d.ordering_key)}::varchar[]) as r(org_id, webhook_id, ordering_key)
@@ -486,15 +543,27 @@ async function recordAttempts(trx: UnitOfWork, attempts: readonly FinishedAttemp
       .whereRef('head.id', '=', 'webhook_deliveries.id')
       .where('webhook_deliveries.next_attempt_at', 'is', null)
       .execute();
-  } else if (resources.length > 0) {
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: instant(at) })
-      .where('next_attempt_at', 'is', null)
-      .where(keyInUnion('webhook_deliveries', resources.map(firstPending)))
-      .execute();
   }
 
+  const changing = live.filter(({ succeeded, delivery }) => !succeeded || failingSince.get(`${delivery.org_id}/${delivery.webhook_id}`) !== null);
+  if (changing.length === 0) return;
+  // The webhooks whose failure state may change, locked in order, and their state read again: another transaction
+  // may have changed it since the share lock was taken.
+  for (const row of await webhooksOf(trx, changing).orderBy('org_id').orderBy('id').forNoKeyUpdate().execute()) {
+    failingSince.set(`${row.org_id}/${row.id}`, row.failing_since);
+  }
+  await recordWebhookStates(trx, live, failingSince, disableIfFailingSince, at);
+}
+
+/** The webhooks' failure state after the attempts: failing no more, failing from `at`, or disabled after a day of it. */
+async function recordWebhookStates(
+  trx: UnitOfWork,
+  live: readonly FinishedAttempt[],
+  failingSince: ReadonlyMap<string, string | null>,
+  disableIfFailingSince: string,
+  at: number,
+): Promise<void> {
+  const succeeded = live.filter((finished) => finished.succeeded);
   const webhookOf = ({ delivery }: FinishedAttempt) => [delivery.org_id, delivery.webhook_id] as const;
   const recovered = succeeded.filter((finished) => failingSince.get(webhookOf(finished).join('/')) !== null);
   if (recovered.length > 0) {
