@@ -4,6 +4,7 @@ import { compiledOnce } from '../db/compiled.js';
 import { isPostgres } from '../db/locking.js';
 import type { ShiftedRow } from '../db/dense-order.js';
 import type { Database } from '../db/schema.js';
+import { unnestedInsert } from '../db/unnested-inserts.js';
 import { actorOf, beforeCommit, inSavepoint, onRollback, type UnitOfWork } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
@@ -157,8 +158,11 @@ function eventRow(event: EventPayload) {
   };
 }
 
-/** How many event rows one insert statement carries (PostgreSQL binds at most 65,535 parameters). */
+/** How many event rows one insert statement carries on SQLite. */
 const ROWS_PER_INSERT = 1000;
+
+/** PostgreSQL: a unit's events in one statement whatever their count (an import's batch records two a person). */
+const insertEvents = unnestedInsert('events', EVENT_COLUMNS);
 
 /**
  * Writes the events recorded so far in the unit of work `trx` now instead of just before its commit,
@@ -201,12 +205,15 @@ async function writeEvents(trx: UnitOfWork): Promise<void> {
       return;
     }
     await insertEvent(trx, ...values);
-  }
-  for (let start = 0; events.length > 1 && start < events.length; start += ROWS_PER_INSERT) {
-    await trx
-      .insertInto('events')
-      .values(events.slice(start, start + ROWS_PER_INSERT).map(eventRow))
-      .execute();
+  } else if (isPostgres(trx)) {
+    await insertEvents(trx, events.map(eventRow));
+  } else {
+    for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
+      await trx
+        .insertInto('events')
+        .values(events.slice(start, start + ROWS_PER_INSERT).map(eventRow))
+        .execute();
+    }
   }
   await queueDeliveries(trx, events);
 }

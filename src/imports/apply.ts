@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/schema.js';
-import { changeTime, inTransaction } from '../db/unit-of-work.js';
+import { changeTime, inTransaction, withoutSavepoints } from '../db/unit-of-work.js';
 import type { PasswordPolicy } from '../lib/password-policy.js';
 import { hashPassword, verifyPassword } from '../lib/passwords.js';
 import { userfieldValuesRepository } from '../resources/userfield-values/userfield-values.repository.js';
@@ -128,19 +128,23 @@ export async function writeBatch(
     const users = usersService(trx, passwordPolicy);
     const values = userfieldValuesService(trx);
     const newlyManaged: string[] = [];
-    // New users in a few multi-row statements: what makes a first import fast on PostgreSQL.
+    // New users in a few multi-row statements: what makes a first import fast on PostgreSQL. Any
+    // refusal undoes the batch, so the services' units take no savepoints within it.
     const creations = writes.filter((write) => !write.row.existingId);
     if (creations.length > 0) {
       try {
-        const ids = await users.createMany(
-          caller,
-          creations.map((write) => write.user as UserCreation),
-        );
-        await values.updateMany(
-          caller,
-          creations.map((write, index) => ({ userId: ids[index]!, values: write.values })),
-        );
-        newlyManaged.push(...ids);
+        await withoutSavepoints(trx, async () => {
+          const ids = await users.createMany(
+            caller,
+            creations.map((write) => write.user as UserCreation),
+          );
+          await values.updateMany(
+            caller,
+            creations.map((write, index) => ({ userId: ids[index]!, values: write.values })),
+            { created: true },
+          );
+          newlyManaged.push(...ids);
+        });
       } catch (error) {
         throw refusedIn(creations, error);
       }

@@ -164,6 +164,39 @@ forEachEngine('an import batch updating some of its users', (h) => {
     assert.equal((await user(rows[59]!.existingId!)).lastName, 'Moved59');
   });
 
+  it('writes a batch of new users without savepoints nor reading them back, on PostgreSQL a statement a table', async () => {
+    const caller: Caller = { orgId: h.org.id, tokenId: 'test', scopes: ['read', 'write'], actor: TEST_ACTOR };
+    const rows: ImportRow[] = Array.from({ length: 600 }, (_, n) => ({
+      number: n + 2,
+      user: { email: `n${n}@batch.example`, lastName: `New${n}` },
+      values: { [number]: n, [team]: n % 2 ? 'Red' : 'Blue' },
+    }));
+    await newEvents();
+    const statements: string[] = [];
+    const counted = openDatabase(h.database.url, { onStatement: (statement) => statements.push(statement) });
+    try {
+      const writes = await plannedWrites(counted.db, h.org.id, rows, { dryRun: false, parallelism: 2 });
+      statements.length = 0;
+      await writeBatch(counted.db, caller, writes, 0, new Set(), DEFAULT_PASSWORD_POLICY);
+    } finally {
+      await counted.close();
+    }
+    const listed = statements.join('\n');
+    assert.doesNotMatch(listed, /savepoint|for update|from "userfield_values"/i, listed);
+    // begin, the users, the fields read, their values, the import's record of the users, the events, the webhooks read, commit.
+    if (h.engine === 'postgres') assert.ok(statements.length <= 8, `${statements.length} statements for 600 new users:\n${listed}`);
+    const events = await newEvents();
+    assert.equal(events.filter((event) => event.type === 'user.created').length, 600);
+    const valueEvents = events.filter((event) => event.type === 'userfieldvalues.updated');
+    assert.equal(valueEvents.length, 600);
+    const last = await idOf('n599@batch.example');
+    const lastValues = valueEvents.find((event) => event.data.userId === last);
+    assert.deepEqual(lastValues.data, { userId: last, values: { [number]: 599, [team]: 'Red' }, updatedDate: (await user(last)).updatedDate });
+    assert.deepEqual(lastValues.previousAttributes, { values: {}, updatedDate: null });
+    assert.deepEqual((await h.get(`users/${last}/userfieldvalues`)).json(), { [number]: 599, [team]: 'Red' });
+    assert.equal((await user(last)).lastName, 'New599');
+  });
+
   it('finds a value stored in other JSON spelling equal to the same value in the file', async () => {
     const rows = ['t1@batch.example,T1,Last,staff,5,Red', 't2@batch.example,T2,Last,staff,6,Blue'];
     await importFile('spelled.csv', rows);

@@ -1,8 +1,17 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { batches, findInBatches } from '../../db/batches.js';
+import { isPostgres } from '../../db/locking.js';
 import type { Database, UserfieldValuesTable } from '../../db/schema.js';
+import { unnestedInsert } from '../../db/unnested-inserts.js';
 
 export type UserfieldValueRow = UserfieldValuesTable;
+
+/** `save` on PostgreSQL: every row in one statement, whatever their count. */
+const saveValues = unnestedInsert(
+  'userfield_values',
+  ['org_id', 'user_id', 'userfield_id', 'value'],
+  'on conflict ("org_id", "user_id", "userfield_id") do update set "value" = excluded."value"',
+);
 
 export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Database>) {
   return {
@@ -74,6 +83,7 @@ export function userfieldValuesRepository(db: Kysely<Database> | Transaction<Dat
 
     /** Inserts or replaces each row's value. */
     async save(rows: readonly UserfieldValueRow[]): Promise<void> {
+      if (isPostgres(db)) return saveValues(db, rows);
       for (const batch of batches(rows)) {
         await db
           .insertInto('userfield_values')

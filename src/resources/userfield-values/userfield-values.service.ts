@@ -84,19 +84,30 @@ export function userfieldValuesService(db: Kysely<Database>) {
      * checked against the fields as they are now, and only those that differ written. Each user whose
      * values change gets its userfieldvalues.updated event and its updatedDate moved; the others write
      * nothing. A user gone or a field deleted meanwhile refuses them all, as a RefusedItem naming the user.
+     *
+     * `created`: the users were all created by the unit of work this one runs in (an import's new
+     * users, by `usersService.createMany`): no other transaction sees them, and they hold no values,
+     * so they are neither locked nor read (two statements fewer a batch).
      */
-    async updateMany(caller: Caller, users: readonly { userId: string; values: Record<string, unknown> }[]): Promise<void> {
+    async updateMany(
+      caller: Caller,
+      users: readonly { userId: string; values: Record<string, unknown> }[],
+      { created = false }: { created?: boolean } = {},
+    ): Promise<void> {
       const { orgId } = caller;
       const withValues = users.flatMap((user, index) => (Object.keys(user.values).length > 0 ? [{ index, ...user }] : []));
       if (withValues.length === 0) return;
       await inTransaction(db, caller.actor, async (trx) => {
         const userIds = withValues.map((user) => user.userId);
-        const updatedDates = await usersRepository(trx).lockUpdatedDates(orgId, userIds);
+        const updatedDates = created
+          ? new Map<string, string>(userIds.map((userId) => [userId, changeTime(trx)]))
+          : await usersRepository(trx).lockUpdatedDates(orgId, userIds);
         const fieldIds = [...new Set(withValues.flatMap((user) => Object.keys(user.values)))];
         const fields = new Map((await userfieldsRepository(trx).findForValues(orgId, fieldIds)).map((field) => [field.id, field]));
         const values = userfieldValuesRepository(trx);
         const stored = new Map<string, UserfieldValues>(userIds.map((userId) => [userId, {}]));
-        for (const row of await values.ofUsers(orgId, userIds)) stored.get(row.user_id)![row.userfield_id] = JSON.parse(row.value);
+        const rows = created ? [] : await values.ofUsers(orgId, userIds);
+        for (const row of rows) stored.get(row.user_id)![row.userfield_id] = JSON.parse(row.value);
         const saved: UserfieldValueRow[] = [];
         const changed: { userId: string; before: UserfieldValues; after: UserfieldValues }[] = [];
         for (const { index, userId, values: requested } of withValues) {

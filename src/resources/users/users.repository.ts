@@ -11,6 +11,7 @@ import type { Database, UsersTable } from '../../db/schema.js';
 import type { DateRange } from '../../lib/date-filter.js';
 import type { JsonItems, Paging } from '../../lib/paging.js';
 import { postgresJsonObject } from '../../db/json-objects.js';
+import { unnestedInsert } from '../../db/unnested-inserts.js';
 import { lettersOf, nameConditions, TRIGRAM_LETTERS, type NameColumn, type NameFilter } from './name-search.js';
 import { USER_JSON } from './user-properties.js';
 
@@ -64,6 +65,12 @@ const USER_COLUMNS = ['org_id', ...VISIBLE_COLUMNS, 'username_key', 'email_key',
 /** A new user's row: on every POST /users, so compiled once (and a named statement on PostgreSQL). */
 const insertUser = compiledOnce(USER_COLUMNS.length, (db, ...values) =>
   db.insertInto('users').values(Object.fromEntries(USER_COLUMNS.map((column, index) => [column, values[index]])) as unknown as UsersTable),
+);
+
+/** New users in one statement whatever their count (PostgreSQL): an import's batch of them. */
+const insertUsers = unnestedInsert(
+  'users',
+  USER_COLUMNS.map((column) => (column === 'active' || column === 'password_change_required' ? { name: column, type: 'boolean' } : column)),
 );
 
 /**
@@ -389,18 +396,13 @@ export function usersRepository(db: Kysely<Database> | Transaction<Database>) {
     },
 
     async insertMany(users: readonly NewUser[]): Promise<void> {
-      for (const batch of batches(users)) {
-        await db
-          .insertInto('users')
-          .values(
-            batch.map((user) => ({
-              ...user,
-              email_key: lookupKey(user.email),
-              username_key: user.username === null ? null : lookupKey(user.username),
-            })),
-          )
-          .execute();
-      }
+      const rows = users.map((user) => ({
+        ...user,
+        email_key: lookupKey(user.email),
+        username_key: user.username === null ? null : lookupKey(user.username),
+      }));
+      if (isPostgres(db)) return insertUsers(db, rows);
+      for (const batch of batches(rows)) await db.insertInto('users').values(batch).execute();
     },
 
     async update(orgId: string, id: string, patch: UserPatch): Promise<boolean> {

@@ -95,7 +95,7 @@ begin;
 select "id", "updated_date" from "users" where "org_id" = $1 and "id" in ($2) order by "id" for update;
 select * from "userfields" where "org_id" = $1 and "id" in ($2) for share;
 select "userfield_id", "value" from "userfield_values" where "org_id" = $1 and "user_id" = $2 order by "userfield_id";
-insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") values ($1, $2, $3, $4) on conflict ("org_id", "user_id", "userfield_id") do update set "value" = "excluded"."value";
+insert into "userfield_values" ("org_id", "user_id", "userfield_id", "value") select * from unnest($1::text[], $2::text[], $3::text[], $4::text[]) on conflict ("org_id", "user_id", "userfield_id") do update set "value" = excluded."value";
 update "users" set "updated_date" = $1 where "org_id" = $2 and "id" = $3;
 with "event" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "org_id") select "webhooks"."id", "webhooks"."event_types" from "webhooks" where "webhooks"."org_id" = (select "event"."org_id" from "event") and "webhooks"."disabled_date" is null;
 commit;
@@ -410,7 +410,7 @@ update "users" set "updated_date" = $1 where "org_id" = $2 and "id" in ($3);
 delete from "userfield_values" where "org_id" = $1 and "userfield_id" = $2 and "user_id" in ($3);
 delete from "userfields" where "org_id" = $1 and "id" = $2;
 select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10), ($11, $12, $13, $14, $15, $16, $17, $18, $19, $20);
+insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[]);
 select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
 commit;
 
