@@ -358,7 +358,7 @@ export const SETTINGS = {
     value: '<duration>',
     default: `${DEFAULT_SHARED_BATCH_MS}ms`,
     meaning:
-      'on SQLite, how long each batch of an import is sized to take while other connections write beside it (the API, when the import runs as `training-api import users`); after each such batch the import waits for their next write (at most 5 ms) before it writes again. What an API write waits at most for the import; at most IMPORT_BATCH_TIME',
+      "on SQLite, how long each batch of an import is sized to take while other connections write beside it (the API, when the import runs as `training-api import users`); after each such batch the import waits for their next write (at most 5 ms) before it writes again. About what an API write then waits for the import's write lock; never more than IMPORT_BATCH_TIME",
   },
   IMPORT_PARALLELISM: {
     value: '<n>',

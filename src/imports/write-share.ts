@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as turn, setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../db/locking.js';
 import type { Database } from '../db/schema.js';
@@ -36,7 +36,11 @@ const NOTHING_SHARED: WriteShare = {
 
 export function writeShare(db: Kysely<Database>): WriteShare {
   if (isPostgres(db)) return NOTHING_SHARED;
-  const dataVersion = async () => Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0]!.data_version);
+  // In a turn of its own: the reads of a turn share one read transaction (sqlite-dialect.ts), in which data_version stands still.
+  const dataVersion = async () => {
+    await turn();
+    return Number((await sql<{ data_version: number }>`pragma data_version`.execute(db)).rows[0]!.data_version);
+  };
   let seen: number | undefined;
   return {
     async othersWrote() {
