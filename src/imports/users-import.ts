@@ -46,7 +46,7 @@ const DEFAULT_IMPORT_PARALLELISM = availableParallelism();
  * The rows of the next batch, sized by time: the last batch's rows scaled to take `targetMs`, growing
  * at most twofold a step (a batch that grew on a quiet moment must not stall a busy one for long). A batch holds its transaction (and on SQLite the database's write lock)
  * while it writes: a short one lets API writes in between, a long one costs fewer statements a row.
- * Always a multiple of MIN_BATCH_ROWS: a batch's multi-row statements take 500 rows each and the
+ * Always a multiple of MIN_BATCH_ROWS (of MIN_SHARED_BATCH_ROWS under it, while shared): a batch's multi-row statements take 500 rows each and the
  * rest (src/db/batches.ts), and each count of rows is a statement of its own text, prepared and
  * cached by SQL text. Batches of any count made new texts to the end of the import (2,384 texts,
  * 18,895 statements prepared for a million people, the cache of 500 evicting and preparing again);
