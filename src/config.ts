@@ -10,7 +10,7 @@ import type { Limit } from './rate-limit/sliding-window.js';
 import type { EventSettings } from './events/background.js';
 import type { PeopleSettings } from './accounts/settings.js';
 import { DEFAULT_RETENTION_DAYS } from './events/retention.js';
-import { DEFAULT_BATCH_MS, type ImportSettings } from './lib/import-settings.js';
+import { DEFAULT_BATCH_MS, DEFAULT_SHARED_BATCH_MS, type ImportSettings } from './lib/import-settings.js';
 import { MIN_KEEP_ALIVE_TIMEOUT_MS, type ClientLimits } from './server/client-limits.js';
 
 /** Server configuration, read from the settings of `SETTINGS`: environment variables, each overridable by a `--flag` of the same name. */
@@ -354,6 +354,12 @@ export const SETTINGS = {
     meaning:
       "how long each batch of an import (its rows compared and written, in one transaction) is sized to take; the import gives the server a turn between batches. Shorter lets the API's writes wait less for an import's (on SQLite, for the database's write lock); longer imports faster",
   },
+  IMPORT_SHARED_BATCH_TIME: {
+    value: '<duration>',
+    default: `${DEFAULT_SHARED_BATCH_MS}ms`,
+    meaning:
+      "on SQLite, how long each batch of an import is sized to take while other connections write beside it (the API, when the import runs as `training-api import users`); after each such batch the import waits for their next write (at most 5 ms) before it writes again. About what an API write then waits for the import's write lock; never more than IMPORT_BATCH_TIME",
+  },
   IMPORT_PARALLELISM: {
     value: '<n>',
     shownDefault: 'the number of cores',
@@ -681,6 +687,7 @@ export function loadConfig(env: Env, overrides: Env = {}): Config {
     metrics: metricsOf(settings),
     imports: {
       batchMs: duration('IMPORT_BATCH_TIME'),
+      sharedBatchMs: duration('IMPORT_SHARED_BATCH_TIME'),
       ...(given('IMPORT_PARALLELISM') === undefined ? {} : { parallelism: parsePositiveInteger(given('IMPORT_PARALLELISM')!, 'IMPORT_PARALLELISM') }),
     },
   };

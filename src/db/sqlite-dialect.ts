@@ -9,6 +9,7 @@
  * the transactions of a turn commit together, and the reads made outside
  * them share a read transaction of the turn (see WriteBatch).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database, Statement } from 'better-sqlite3';
 import {
   type CompiledQuery,
@@ -119,6 +120,9 @@ class StatementCache {
   }
 }
 
+/** How long a transaction waits before it tries again for the write lock another connection holds (`WriteBatch.#takeWriteLock`). */
+const LOCK_RETRY_MS = 1;
+
 /** The savepoint that holds one transaction's work inside the batch's SQLite transaction. */
 const MEMBER_SAVEPOINT = 'batch_member';
 
@@ -157,6 +161,11 @@ class WriteBatch {
   /** A deferred transaction is open for the reads of this turn (see `read`). */
   #reading = false;
   readonly #endReadingAtTurnEnd = (): void => this.endReading();
+  /** A transaction waits for the database's write lock, held by another connection (`#takeWriteLock`). */
+  #locking = false;
+  #readBusyTimeout: Statement | undefined;
+  /** `pragma busy_timeout = n`, prepared once for each n. */
+  readonly #busyTimeoutSetters = new Map<number, Statement>();
 
   constructor(database: Database) {
     this.#database = database;
@@ -175,25 +184,40 @@ class WriteBatch {
 
   /** Starts `member`'s transaction in the open batch, or in a new one. */
   async begin(member: SqliteConnection): Promise<void> {
-    while (this.owner !== undefined || this.#closing) await this.changed;
-    this.owner = member;
-    try {
-      if (!this.#open) {
-        this.endReading();
-        this.#run('begin immediate');
-        this.#open = true;
-        const batch = ++this.#opened;
-        setImmediate(() => {
-          if (batch !== this.#opened || !this.#open) return;
-          this.#closing = true;
-          this.#settleIfIdle();
-        });
+    while (this.owner !== undefined || this.#closing || this.#locking) await this.changed;
+    if (this.#open) this.owner = member;
+    else {
+      this.#locking = true;
+      try {
+        await this.#takeWriteLock(member);
+      } finally {
+        this.#locking = false;
+        // Those that waited for the lock's outcome: the batch is open (they wait for its owner now), or not.
+        this.#notify();
       }
+    }
+    try {
       this.#run(`savepoint ${MEMBER_SAVEPOINT}`);
     } catch (error) {
       this.#leave();
       throw error;
     }
+  }
+
+  /**
+   * Marks the batch open for `member`, its SQLite transaction just begun, and its commit due at the
+   * end of this turn. In the same step as the `begin`, so that no read of another request begins a
+   * transaction of its own between the two.
+   */
+  #batchOpened(member: SqliteConnection): void {
+    this.#open = true;
+    this.owner = member;
+    const batch = ++this.#opened;
+    setImmediate(() => {
+      if (batch !== this.#opened || !this.#open) return;
+      this.#closing = true;
+      this.#settleIfIdle();
+    });
   }
 
   /** Ends `member`'s transaction; resolves once the batch holding its work has committed. */
@@ -219,9 +243,53 @@ class WriteBatch {
     }
   }
 
+  /**
+   * Opens the batch's SQLite transaction (`begin immediate`, the database's write lock) without
+   * holding the event loop while another connection (an import in a process of its own) has the
+   * lock: SQLite's busy handler would sleep on this thread, in steps growing to 25 ms and more, while
+   * every request waits, and wakes up after the lock was free and taken again. Each attempt here
+   * fails at once when the lock is held; the next is made LOCK_RETRY_MS later, the reads of other
+   * requests answered meanwhile, until the handle's busy_timeout has passed (then SQLITE_BUSY, as
+   * SQLite's own wait ends). The timeout is read each time: it may be changed with a PRAGMA.
+   */
+  async #takeWriteLock(member: SqliteConnection): Promise<void> {
+    const timeoutMs = this.#busyTimeout();
+    if (timeoutMs > 0) this.#setBusyTimeout(0);
+    try {
+      const started = performance.now();
+      for (;;) {
+        this.endReading();
+        try {
+          this.#run('begin immediate');
+          this.#batchOpened(member);
+          return;
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() - started >= timeoutMs) throw error;
+        }
+        await sleep(LOCK_RETRY_MS);
+      }
+    } finally {
+      if (timeoutMs > 0) this.#setBusyTimeout(timeoutMs);
+    }
+  }
+
+  #busyTimeout(): number {
+    this.#readBusyTimeout ??= this.#database.prepare('pragma busy_timeout').pluck();
+    return this.#readBusyTimeout.get() as number;
+  }
+
+  #setBusyTimeout(ms: number): void {
+    let statement = this.#busyTimeoutSetters.get(ms);
+    if (!statement) {
+      statement = this.#database.prepare(`pragma busy_timeout = ${Math.trunc(ms)}`);
+      this.#busyTimeoutSetters.set(ms, statement);
+    }
+    statement.get();
+  }
+
   /** Takes the handle for work that must not interleave with anyone's (a streaming read); waits for the open batch to commit. */
   async acquire(owner: SqliteConnection): Promise<void> {
-    while (this.owner !== undefined || this.#open) await this.changed;
+    while (this.owner !== undefined || this.#open || this.#locking) await this.changed;
     this.endReading();
     this.owner = owner;
   }

@@ -6,7 +6,7 @@ import { analyze } from '../db/database.js';
 import { isPostgres } from '../db/locking.js';
 import type { Database } from '../db/schema.js';
 import type { PasswordPolicy } from '../lib/password-policy.js';
-import { DEFAULT_BATCH_MS, type ImportSettings } from '../lib/import-settings.js';
+import { DEFAULT_BATCH_MS, DEFAULT_SHARED_BATCH_MS, type ImportSettings } from '../lib/import-settings.js';
 import { deactivateUsers, plannedWrites, writeBatch, type RowWrite } from './apply.js';
 import { rowChecker, type ImportRow, type RowChecker } from './check.js';
 import { readingOf, readingOfDelimiter, type Headings } from './columns.js';
@@ -15,6 +15,7 @@ import type { ImportSummary } from '../resources/imports/imports.schemas.js';
 import type { Problem } from './rows.js';
 import { importedUsersRepository } from './imported-users.repository.js';
 import { noProgress, type Progress, type Stage } from './progress.js';
+import { writeShare } from './write-share.js';
 
 /**
  * The import of an organization's people, one user a row, from delimited text (CSV, TSV), JSON Lines
@@ -35,6 +36,8 @@ import { noProgress, type Progress, type Stage } from './progress.js';
 const FIRST_BATCH_ROWS = 500;
 const MIN_BATCH_ROWS = 50;
 const MAX_BATCH_ROWS = 10_000;
+/** The fewest rows of a batch while others write beside the import (write-share.ts). */
+const MIN_SHARED_BATCH_ROWS = 10;
 
 /** How many passwords an import hashes at once unless told otherwise (IMPORT_PARALLELISM): one a core. */
 const DEFAULT_IMPORT_PARALLELISM = availableParallelism();
@@ -43,22 +46,26 @@ const DEFAULT_IMPORT_PARALLELISM = availableParallelism();
  * The rows of the next batch, sized by time: the last batch's rows scaled to take `targetMs`, growing
  * at most twofold a step (a batch that grew on a quiet moment must not stall a busy one for long). A batch holds its transaction (and on SQLite the database's write lock)
  * while it writes: a short one lets API writes in between, a long one costs fewer statements a row.
- * Always a multiple of MIN_BATCH_ROWS: a batch's multi-row statements take 500 rows each and the
+ * Always a multiple of MIN_BATCH_ROWS (of MIN_SHARED_BATCH_ROWS under it, while shared): a batch's multi-row statements take 500 rows each and the
  * rest (src/db/batches.ts), and each count of rows is a statement of its own text, prepared and
  * cached by SQL text. Batches of any count made new texts to the end of the import (2,384 texts,
  * 18,895 statements prepared for a million people, the cache of 500 evicting and preparing again);
  * multiples of 50 leave ten counts of the rest a table.
  */
-export function batchSizer(targetMs: number) {
+export function batchSizer(defaultTargetMs: number) {
   let rows = Math.min(FIRST_BATCH_ROWS, MAX_BATCH_ROWS);
   return {
     get rows() {
       return rows;
     },
-    took(batchRows: number, ms: number) {
+    /** The last batch held `batchRows` and took `ms`; the next is sized to take `targetMs`. */
+    took(batchRows: number, ms: number, targetMs = defaultTargetMs, shared = false) {
+      // Shared batches (write-share.ts) may be shorter: multiples of MIN_SHARED_BATCH_ROWS under MIN_BATCH_ROWS, four more statement texts a table.
+      const least = shared ? MIN_SHARED_BATCH_ROWS : MIN_BATCH_ROWS;
       const fitting = (batchRows * targetMs) / Math.max(ms, 1);
-      const bounded = Math.min(MAX_BATCH_ROWS, Math.max(MIN_BATCH_ROWS, Math.min(fitting, batchRows * 2)));
-      rows = Math.max(MIN_BATCH_ROWS, Math.round(bounded / MIN_BATCH_ROWS) * MIN_BATCH_ROWS);
+      const bounded = Math.min(MAX_BATCH_ROWS, Math.max(least, Math.min(fitting, batchRows * 2)));
+      const step = bounded < MIN_BATCH_ROWS ? MIN_SHARED_BATCH_ROWS : MIN_BATCH_ROWS;
+      rows = Math.max(least, Math.round(bounded / step) * step);
     },
   };
 }
@@ -310,6 +317,10 @@ async function compareAndWrite(
   let creatingBatches = 0;
   const postgres = isPostgres(db);
   const sizer = batchSizer(options.batchMs ?? DEFAULT_BATCH_MS);
+  const sharedBatchMs = Math.min(options.sharedBatchMs ?? DEFAULT_SHARED_BATCH_MS, options.batchMs ?? DEFAULT_BATCH_MS);
+  const share = writeShare(db);
+  await share.othersWrote();
+  let shared = false;
   for await (const batch of batchesOf(reader, toRow, () => sizer.rows)) {
     const started = performance.now();
     const writes = await plannedWrites(db, caller.orgId, batch, { dryRun: false, parallelism });
@@ -324,7 +335,12 @@ async function compareAndWrite(
       await analyze(db, ['users', 'userfield_values']);
     rowsBefore += batch.length;
     progress.advance(batch.length);
-    sizer.took(batch.length, performance.now() - started);
+    const took = performance.now() - started;
+    // Others write beside the import (the API): shorter batches, and their writes let in after each one.
+    // They cannot commit while a batch holds the lock: one let in after the last batch keeps the share.
+    const othersWrote = await share.othersWrote();
+    shared = (othersWrote || shared) && ((await share.handOff()) || othersWrote);
+    sizer.took(batch.length, took, shared ? sharedBatchMs : undefined, shared);
   }
   for (let start = 0; start < missing.length; start += ROWS_PER_BATCH) {
     const batch = missing.slice(start, start + ROWS_PER_BATCH);

@@ -185,6 +185,32 @@ describe('createSqliteDialect: statement cache', () => {
 });
 
 describe('createSqliteDialect: transactions', () => {
+  it('waits for the write lock of another connection without holding the event loop', async () => {
+    const { db, sqlite } = setup();
+    sqlite.pragma('busy_timeout = 5000');
+    // Another connection (an import in a process of its own) holds the write lock, and gives it back on a timer:
+    // a wait that slept on this thread (SQLite's busy handler) would never let the timer run, and fail after 5 s.
+    const other = new Database(sqlite.name);
+    try {
+      other.exec('begin immediate');
+      other.prepare('insert into items (name) values (?)').run('imported');
+      const started = performance.now();
+      setTimeout(() => other.exec('commit'), 200);
+      const write = db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'mine' }).execute());
+      await sleep(50);
+      // The handle answers reads meanwhile, of what was committed.
+      assert.deepEqual(await names(db), []);
+      await write;
+      const waited = performance.now() - started;
+      assert.ok(waited >= 150 && waited < 2000, `the write waited ${waited.toFixed(0)} ms for the lock`);
+    } finally {
+      if (other.inTransaction) other.exec('rollback');
+      other.close();
+    }
+    assert.deepEqual(await names(db), ['imported', 'mine']);
+    assert.equal(sqlite.pragma('busy_timeout', { simple: true }), 5000, "the busy timeout is the handle's again");
+  });
+
   it('holds an outside write back until the open transaction commits', async () => {
     const { db } = setup();
     const inserted = signal();

@@ -23,3 +23,15 @@ it("sizes an import's batches by time in multiples of 50 rows, from 50 to 10,000
   sizer.took(500, 150);
   assert.equal(sizer.rows, 650, '667 rows would take the target: 650');
 });
+
+it('sizes shared batches (others write beside the import) down to 10 rows, in tens under 50', () => {
+  const sizer = batchSizer(40);
+  sizer.took(500, 400, 5, true);
+  assert.equal(sizer.rows, 10, 'a batch of 80 times the shared target: the fewest rows');
+  sizer.took(10, 2, 5, true);
+  assert.equal(sizer.rows, 20, 'growing at most twofold');
+  sizer.took(20, 3, 5, true);
+  assert.equal(sizer.rows, 30, '33 rows would take the target: 30');
+  sizer.took(30, 1, 40);
+  assert.equal(sizer.rows, 50, 'alone again: 50 rows at least');
+});
