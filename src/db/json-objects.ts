@@ -1,10 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
 
 /**
- * A resource whose JSON the database writes (a user's, on both engines) is described once, as a
- * list of properties each read from one column. From that list come the object the service answers,
- * SQLite's expression (kept in a generated column and an index), and PostgreSQL's (written in the
- * statement), so the three cannot drift apart.
+ * A resource whose JSON the database writes (a user's, on both engines; an event's, in the feed) is
+ * described once, as a list of properties each read from one column. From that list come the object
+ * the service answers, its JSON text written in JavaScript, SQLite's expression (for a statement, or
+ * kept in a generated column and an index), and PostgreSQL's (written in the statement), so that
+ * they cannot drift apart.
  */
 
 /** How a column's value becomes a property's. */
@@ -13,9 +14,13 @@ export type JsonKind =
   | 'verbatim'
   /** Any text: quoted, and escaped exactly as JSON.stringify escapes it. */
   | 'text'
+  /** Any text or null (not left out, unlike an optional property): written as `text` is, or as null. */
+  | 'nullableText'
   /** Words joined by single spaces (tags): an array of strings. */
   | 'words'
-  | 'boolean';
+  | 'boolean'
+  /** JSON text the server wrote with JSON.stringify (an event's data), written as it is. */
+  | 'json';
 
 export interface JsonProperty {
   readonly property: string;
@@ -25,54 +30,113 @@ export interface JsonProperty {
   readonly optional?: boolean;
 }
 
+/**
+ * A property whose value is an object of its own (an event's actor), read from columns of the same
+ * row. When optional, it is left out when the column of its first property is null or empty.
+ */
+export interface JsonObjectProperty {
+  readonly property: string;
+  readonly object: readonly JsonProperty[];
+  readonly optional?: boolean;
+}
+
+/** A property of an object written by the database: one column's, or an object of several. */
+export type JsonMember = JsonProperty | JsonObjectProperty;
+
+/** The column an optional member's presence is read from: its own, or its object's first property's. */
+function presenceColumn(member: JsonMember): string {
+  return 'object' in member ? member.object[0]!.column : member.column;
+}
+
+/** Whether a column's value leaves an optional property out. */
+function absent(value: unknown): boolean {
+  return value === null || value === undefined || value === '';
+}
+
 /** The object of `row`, its properties in the list's order (the order the database writes them in). */
-export function jsonObjectOf(properties: readonly JsonProperty[], row: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function jsonObjectOf(properties: readonly JsonMember[], row: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const object: Record<string, unknown> = {};
-  for (const { property, column, kind, optional } of properties) {
-    const value = row[column];
-    if (optional && (value === null || value === undefined || value === '')) continue;
-    object[property] = kind === 'words' ? (value as string).split(' ') : kind === 'boolean' ? Boolean(value) : value;
+  for (const member of properties) {
+    if (member.optional && absent(row[presenceColumn(member)])) continue;
+    if ('object' in member) {
+      object[member.property] = jsonObjectOf(member.object, row);
+      continue;
+    }
+    const value = row[member.column];
+    const { kind } = member;
+    object[member.property] =
+      kind === 'words'
+        ? (value as string).split(' ')
+        : kind === 'boolean'
+          ? Boolean(value)
+          : kind === 'json'
+            ? JSON.parse(value as string)
+            : kind === 'nullableText'
+              ? (value ?? null)
+              : value;
   }
   return object;
 }
 
-function checkFirst(properties: readonly JsonProperty[]): void {
-  if (!properties[0] || properties[0].optional) throw new Error('The first property of a JSON object written by the database must always be present');
+/**
+ * The JSON text of `jsonObjectOf`'s object, written around the JSON text a `json` column holds as it
+ * is (not parsed and written again): equal to JSON.stringify of the object.
+ */
+export function jsonTextOf(properties: readonly JsonMember[], row: Readonly<Record<string, unknown>>): string {
+  let text = '{';
+  for (const member of properties) {
+    if (member.optional && absent(row[presenceColumn(member)])) continue;
+    text += `${text.length === 1 ? '' : ','}"${member.property}":`;
+    if ('object' in member) {
+      text += jsonTextOf(member.object, row);
+      continue;
+    }
+    const value = row[member.column];
+    const { kind } = member;
+    text +=
+      kind === 'json'
+        ? (value as string)
+        : kind === 'words'
+          ? JSON.stringify((value as string).split(' '))
+          : kind === 'boolean'
+            ? String(Boolean(value))
+            : JSON.stringify(value ?? null);
+  }
+  return `${text}}`;
 }
 
-/**
- * SQLite's expression of the object (for a generated column): one `format()` whose optional
- * properties are arguments that are NULL, written as nothing, when their column is empty. Strings
- * are quoted by `json_quote`, which escapes exactly what JSON.stringify escapes.
- */
-export function sqliteJsonObject(properties: readonly JsonProperty[]): RawBuilder<string> {
-  checkFirst(properties);
-  let template = '{';
-  const values: RawBuilder<unknown>[] = [];
-  for (const [index, { property, column, kind, optional }] of properties.entries()) {
-    const ref = sql.ref(column);
-    const name = `${index === 0 ? '' : ','}"${property}":`;
-    const value =
-      kind === 'verbatim'
-        ? sql`'"' || ${ref} || '"'`
-        : kind === 'text'
-          ? sql`json_quote(${ref})`
-          : kind === 'words'
-            ? sql`'[' || replace(json_quote(${ref}), ' ', '","') || ']'`
-            : sql`case when ${ref} then 'true' else 'false' end`;
-    if (optional) {
-      template += '%s';
-      values.push(sql`case when ${ref} <> '' then ${sql.lit(name)} || ${value} end`);
-    } else {
-      template += `${name}%s`;
-      values.push(value);
-    }
-  }
-  return sql<string>`format(${sql.lit(`${template}}`)}, ${sql.join(values)})`;
+function checkFirst(properties: readonly JsonMember[]): void {
+  if (!properties[0] || properties[0].optional) throw new Error('The first property of a JSON object written by the database must always be present');
 }
 
 /** Pieces of JSON text: literal text, and SQL expressions of text. */
 type JsonParts = (string | RawBuilder<unknown>)[];
+
+/**
+ * How each engine writes a column's value as JSON. `escape` false (PostgreSQL): the row's strings are
+ * known to need no escaping and are written between quotes as they are.
+ */
+function valueParts(postgres: boolean, kind: JsonKind, column: string, escape: boolean): JsonParts {
+  const ref = sql.ref(column);
+  switch (kind) {
+    case 'boolean':
+      return [sql`case when ${ref} then 'true' else 'false' end`];
+    case 'json':
+      return [ref];
+    case 'verbatim':
+      return ['"', ref, '"'];
+    case 'words':
+      if (!postgres) return ['[', sql`replace(json_quote(${ref}), ' ', '","')`, ']'];
+      return escape ? ['[', sql`replace(to_json(${ref})::text, ' ', '","')`, ']'] : ['["', sql`replace(${ref}, ' ', '","')`, '"]'];
+    case 'text':
+      if (!postgres) return [sql`json_quote(${ref})`];
+      return escape ? [sql`to_json(${ref})::text`] : ['"', ref, '"'];
+    case 'nullableText':
+      // SQLite's json_quote writes NULL as null; PostgreSQL's to_json gives NULL, which would make the whole text NULL.
+      if (!postgres) return [sql`json_quote(${ref})`];
+      return [escape ? sql`coalesce(to_json(${ref})::text, 'null')` : sql`coalesce('"' || ${ref} || '"', 'null')`];
+  }
+}
 
 /**
  * The pieces joined by `||`, adjacent literal pieces written as one literal: PostgreSQL folds no
@@ -92,6 +156,53 @@ function concatenated(parts: JsonParts): RawBuilder<string> {
   );
 }
 
+/** The object's text as pieces: an optional member is a `case` that writes nothing when its column is empty or NULL. */
+function objectParts(properties: readonly JsonMember[], postgres: boolean, escape: boolean): JsonParts {
+  checkFirst(properties);
+  const parts: JsonParts = ['{'];
+  for (const [index, member] of properties.entries()) {
+    const named: JsonParts = [
+      `${index === 0 ? '' : ','}"${member.property}":`,
+      ...('object' in member ? objectParts(member.object, postgres, escape) : valueParts(postgres, member.kind, member.column, escape)),
+    ];
+    if (member.optional) parts.push(sql`case when ${sql.ref(presenceColumn(member))} <> '' then ${concatenated(named)} else '' end`);
+    else parts.push(...named);
+  }
+  parts.push('}');
+  return parts;
+}
+
+/**
+ * The object's JSON text as one `||` chain, for a statement of either engine: strings quoted by
+ * `json_quote` (SQLite) or `to_json` (PostgreSQL), which escape exactly what JSON.stringify escapes.
+ */
+export function jsonObjectSql(properties: readonly JsonMember[], postgres: boolean): RawBuilder<string> {
+  return concatenated(objectParts(properties, postgres, true));
+}
+
+/**
+ * SQLite's expression of the object for a generated column (the user's, migrations 0017 and 0019,
+ * whose text must not change): one `format()` whose optional properties are arguments that are NULL,
+ * written as nothing, when their column is empty.
+ */
+export function sqliteJsonObject(properties: readonly JsonProperty[]): RawBuilder<string> {
+  checkFirst(properties);
+  let template = '{';
+  const values: RawBuilder<unknown>[] = [];
+  for (const [index, { property, column, kind, optional }] of properties.entries()) {
+    const name = `${index === 0 ? '' : ','}"${property}":`;
+    const value = concatenated(valueParts(false, kind, column, true));
+    if (optional) {
+      template += '%s';
+      values.push(sql`case when ${sql.ref(column)} <> '' then ${sql.lit(name)} || ${value} end`);
+    } else {
+      template += `${name}%s`;
+      values.push(value);
+    }
+  }
+  return sql<string>`format(${sql.lit(`${template}}`)}, ${sql.join(values)})`;
+}
+
 /**
  * PostgreSQL's expression of the object, written in a statement. Its strings are written between
  * quotes as they are when `verbatim` (a boolean expression) says that none of them needs escaping,
@@ -99,29 +210,7 @@ function concatenated(parts: JsonParts): RawBuilder<string> {
  * every string cost half of PostgreSQL's time a page of users.
  */
 export function postgresJsonObject(properties: readonly JsonProperty[], verbatim: RawBuilder<boolean>): RawBuilder<string> {
-  checkFirst(properties);
-  const object = (escape: boolean) => {
-    const parts: JsonParts = ['{'];
-    for (const [index, { property, column, kind, optional }] of properties.entries()) {
-      const ref = sql.ref(column);
-      const value: JsonParts =
-        kind === 'boolean'
-          ? [sql`case when ${ref} then 'true' else 'false' end`]
-          : kind === 'verbatim' || !escape
-            ? kind === 'words'
-              ? ['["', sql`replace(${ref}, ' ', '","')`, '"]']
-              : ['"', ref, '"']
-            : kind === 'words'
-              ? ['[', sql`replace(to_json(${ref})::text, ' ', '","')`, ']']
-              : [sql`to_json(${ref})::text`];
-      const named = [`${index === 0 ? '' : ','}"${property}":`, ...value];
-      // An empty or absent value is left out.
-      if (optional) parts.push(sql`case when ${ref} <> '' then ${concatenated(named)} else '' end`);
-      else parts.push(...named);
-    }
-    parts.push('}');
-    return concatenated(parts);
-  };
+  const object = (escape: boolean) => concatenated(objectParts(properties, true, escape));
   return sql<string>`case when ${verbatim} then ${object(false)} else ${object(true)} end`;
 }
 
@@ -132,7 +221,7 @@ export function postgresJsonObject(properties: readonly JsonProperty[], verbatim
  */
 export function postgresNeedsNoEscaping(properties: readonly JsonProperty[]): RawBuilder<boolean> {
   const strings = properties
-    .filter(({ kind }) => kind === 'text' || kind === 'words')
-    .map(({ column, optional }) => (optional ? sql`coalesce(${sql.ref(column)}, '')` : sql.ref(column)));
+    .filter(({ kind }) => kind === 'text' || kind === 'nullableText' || kind === 'words')
+    .map(({ column, kind, optional }) => (optional || kind === 'nullableText' ? sql`coalesce(${sql.ref(column)}, '')` : sql.ref(column)));
   return sql<boolean>`(${sql.join(strings, sql` || `)}) !~ '[\\x01-\\x1f"\\\\]'`;
 }
