@@ -48,61 +48,80 @@ function presenceColumn(member: JsonMember): string {
   return 'object' in member ? member.object[0]!.column : member.column;
 }
 
-/** Whether a column's value leaves an optional property out. */
-function absent(value: unknown): boolean {
-  return value === null || value === undefined || value === '';
+/** A row of columns, with those the list reads from beside it (`given`) in the order they were named. */
+type RowReader<T> = (row: Readonly<Record<string, unknown>>, ...given: unknown[]) => T;
+
+/**
+ * A function of the list, generated once as JavaScript source: a row is read by one function with a
+ * property access for each column, as a hand-written one would, not by a loop over the list, which
+ * made an event's text 3.3 times as slow. Columns named in `given` are read from the arguments after
+ * the row (an event's organization, which its row does not hold). Property and column names are
+ * quoted by JSON.stringify.
+ */
+function generated<T>(properties: readonly JsonMember[], given: readonly string[], body: (read: (column: string) => string) => string): RowReader<T> {
+  checkFirst(properties);
+  const read = (column: string) => (given.includes(column) ? `given${given.indexOf(column)}` : `row[${JSON.stringify(column)}]`);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated on purpose; names quoted by JSON.stringify
+  return new Function('row', ...given.map((_, index) => `given${index}`), body(read)) as RowReader<T>;
 }
 
-/** The object of `row`, its properties in the list's order (the order the database writes them in). */
-export function jsonObjectOf(properties: readonly JsonMember[], row: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
-  for (const member of properties) {
-    if (member.optional && absent(row[presenceColumn(member)])) continue;
-    if ('object' in member) {
-      object[member.property] = jsonObjectOf(member.object, row);
-      continue;
-    }
-    const value = row[member.column];
-    const { kind } = member;
-    object[member.property] =
-      kind === 'words'
-        ? (value as string).split(' ')
-        : kind === 'boolean'
-          ? Boolean(value)
-          : kind === 'json'
-            ? JSON.parse(value as string)
-            : kind === 'nullableText'
-              ? (value ?? null)
-              : value;
+/** JavaScript's test that an optional member's column leaves it out: null, absent or empty. */
+const absent = (value: string) => `(${value} == null || ${value} === '')`;
+
+/** JavaScript's expression of a column's value in the object (`text` false) or as JSON text. */
+function jsValue(kind: JsonKind, value: string, text: boolean): string {
+  switch (kind) {
+    case 'json':
+      return text ? value : `JSON.parse(${value})`;
+    case 'words':
+      return text ? `JSON.stringify(${value}.split(' '))` : `${value}.split(' ')`;
+    case 'boolean':
+      return text ? `(${value} ? 'true' : 'false')` : `Boolean(${value})`;
+    case 'nullableText':
+      return text ? `JSON.stringify(${value} ?? null)` : `(${value} ?? null)`;
+    default:
+      return text ? `JSON.stringify(${value})` : value;
   }
-  return object;
+}
+
+/** The object of a row, its properties in the list's order (the order the database writes them in). */
+export function jsonObjectReader(properties: readonly JsonMember[], given: readonly string[] = []): RowReader<Record<string, unknown>> {
+  let objects = 0;
+  const statements = (members: readonly JsonMember[], read: (column: string) => string): { name: string; code: string } => {
+    checkFirst(members);
+    const name = `object${objects++}`;
+    let code = `const ${name} = {};\n`;
+    for (const member of members) {
+      let assign: string;
+      if ('object' in member) {
+        const inner = statements(member.object, read);
+        assign = `${inner.code}${name}[${JSON.stringify(member.property)}] = ${inner.name};\n`;
+      } else assign = `${name}[${JSON.stringify(member.property)}] = ${jsValue(member.kind, read(member.column), false)};\n`;
+      code += member.optional ? `if (!${absent(read(presenceColumn(member)))}) {\n${assign}}\n` : assign;
+    }
+    return { name, code };
+  };
+  return generated(properties, given, (read) => {
+    const { name, code } = statements(properties, read);
+    return `${code}return ${name};`;
+  });
 }
 
 /**
- * The JSON text of `jsonObjectOf`'s object, written around the JSON text a `json` column holds as it
- * is (not parsed and written again): equal to JSON.stringify of the object.
+ * The JSON text of `jsonObjectReader`'s object, written around the JSON text a `json` column holds as
+ * it is (not parsed and written again): equal to JSON.stringify of the object.
  */
-export function jsonTextOf(properties: readonly JsonMember[], row: Readonly<Record<string, unknown>>): string {
-  let text = '{';
-  for (const member of properties) {
-    if (member.optional && absent(row[presenceColumn(member)])) continue;
-    text += `${text.length === 1 ? '' : ','}"${member.property}":`;
-    if ('object' in member) {
-      text += jsonTextOf(member.object, row);
-      continue;
-    }
-    const value = row[member.column];
-    const { kind } = member;
-    text +=
-      kind === 'json'
-        ? (value as string)
-        : kind === 'words'
-          ? JSON.stringify((value as string).split(' '))
-          : kind === 'boolean'
-            ? String(Boolean(value))
-            : JSON.stringify(value ?? null);
-  }
-  return `${text}}`;
+export function jsonTextWriter(properties: readonly JsonMember[], given: readonly string[] = []): RowReader<string> {
+  const expression = (members: readonly JsonMember[], read: (column: string) => string): string => {
+    checkFirst(members);
+    const pieces = members.map((member, index) => {
+      const name = JSON.stringify(`${index === 0 ? '' : ','}${JSON.stringify(member.property)}:`);
+      const piece = `${name} + ${'object' in member ? expression(member.object, read) : jsValue(member.kind, read(member.column), true)}`;
+      return member.optional ? `(${absent(read(presenceColumn(member)))} ? '' : ${piece})` : piece;
+    });
+    return `('{' + ${pieces.join(' + ')} + '}')`;
+  };
+  return generated(properties, given, (read) => `return ${expression(properties, read)};`);
 }
 
 function checkFirst(properties: readonly JsonMember[]): void {

@@ -1,4 +1,4 @@
-import { jsonObjectOf, jsonTextOf, type JsonMember, type JsonProperty } from '../db/json-objects.js';
+import { jsonObjectReader, jsonTextWriter, type JsonMember, type JsonProperty } from '../db/json-objects.js';
 import type { EventsTable } from '../db/schema.js';
 import type { Actor } from '../lib/actors.js';
 
@@ -115,9 +115,13 @@ export function resourceIdOf(event: Pick<EventPayload, 'type' | 'data'>): string
 /** An event's row as the outbox stored it (outbox.ts, `eventRow`): its JSON as text. */
 export type EventRow = { id: string; type: string; created_date: string; data: string; previous_attributes: string | null } & Partial<ActorColumns>;
 
+/** The event of a row and its text, made from EVENT_JSON; the organization is given beside the row. */
+const eventOfColumns = jsonObjectReader(EVENT_JSON, ['org_id']);
+const eventTextOfColumns = jsonTextWriter(EVENT_JSON, ['org_id']);
+
 /** An event as the outbox stored it, back in the form the feed lists and webhooks receive. */
 export function eventOfRow(orgId: string, row: EventRow): EventPayload {
-  return jsonObjectOf(EVENT_JSON, { ...row, org_id: orgId }) as unknown as EventPayload;
+  return eventOfColumns(row, orgId) as unknown as EventPayload;
 }
 
 /**
@@ -126,5 +130,5 @@ export function eventOfRow(orgId: string, row: EventRow): EventPayload {
  * in events.service.ts), a page in one value; test/events/feed-json.test.ts holds the two equal.
  */
 export function eventJson(orgId: string, row: EventRow): string {
-  return jsonTextOf(EVENT_JSON, { ...row, org_id: orgId });
+  return eventTextOfColumns(row, orgId);
 }
