@@ -26,7 +26,10 @@ export interface JsonProperty {
   readonly property: string;
   readonly column: string;
   readonly kind: JsonKind;
-  /** Left out of the object when its column is null or empty; the first property may not be. */
+  /**
+   * Left out of the object when its column is null or empty (a `json` column: null, JSON text being
+   * never empty); the first property may not be.
+   */
   readonly optional?: boolean;
 }
 
@@ -65,8 +68,14 @@ function generated<T>(properties: readonly JsonMember[], given: readonly string[
   return new Function('row', ...given.map((_, index) => `given${index}`), body(read)) as RowReader<T>;
 }
 
+/** Whether an optional member is left out only when its column is null: JSON text, which is never empty. */
+const onlyNull = (member: JsonMember) => !('object' in member) && member.kind === 'json';
+
 /** JavaScript's test that an optional member's column leaves it out: null, absent or empty. */
-const absent = (value: string) => `(${value} == null || ${value} === '')`;
+const absent = (member: JsonMember, read: (column: string) => string) => {
+  const value = read(presenceColumn(member));
+  return onlyNull(member) ? `(${value} == null)` : `(${value} == null || ${value} === '')`;
+};
 
 /** JavaScript's expression of a column's value in the object (`text` false) or as JSON text. */
 function jsValue(kind: JsonKind, value: string, text: boolean): string {
@@ -97,7 +106,7 @@ export function jsonObjectReader(properties: readonly JsonMember[], given: reado
         const inner = statements(member.object, read);
         assign = `${inner.code}${name}[${JSON.stringify(member.property)}] = ${inner.name};\n`;
       } else assign = `${name}[${JSON.stringify(member.property)}] = ${jsValue(member.kind, read(member.column), false)};\n`;
-      code += member.optional ? `if (!${absent(read(presenceColumn(member)))}) {\n${assign}}\n` : assign;
+      code += member.optional ? `if (!${absent(member, read)}) {\n${assign}}\n` : assign;
     }
     return { name, code };
   };
@@ -117,7 +126,7 @@ export function jsonTextWriter(properties: readonly JsonMember[], given: readonl
     const pieces = members.map((member, index) => {
       const name = JSON.stringify(`${index === 0 ? '' : ','}${JSON.stringify(member.property)}:`);
       const piece = `${name} + ${'object' in member ? expression(member.object, read) : jsValue(member.kind, read(member.column), true)}`;
-      return member.optional ? `(${absent(read(presenceColumn(member)))} ? '' : ${piece})` : piece;
+      return member.optional ? `(${absent(member, read)} ? '' : ${piece})` : piece;
     });
     return `('{' + ${pieces.join(' + ')} + '}')`;
   };
@@ -175,7 +184,11 @@ function concatenated(parts: JsonParts): RawBuilder<string> {
   );
 }
 
-/** The object's text as pieces: an optional member is a `case` that writes nothing when its column is empty or NULL. */
+/**
+ * The object's text as pieces: an optional member is a `case` that writes nothing when its column is
+ * empty or NULL; a `json` one, never empty, is its pieces, NULL when its column is, or nothing
+ * (`coalesce`, cheaper than a comparison).
+ */
 function objectParts(properties: readonly JsonMember[], postgres: boolean, escape: boolean): JsonParts {
   checkFirst(properties);
   const parts: JsonParts = ['{'];
@@ -184,7 +197,8 @@ function objectParts(properties: readonly JsonMember[], postgres: boolean, escap
       `${index === 0 ? '' : ','}"${member.property}":`,
       ...('object' in member ? objectParts(member.object, postgres, escape) : valueParts(postgres, member.kind, member.column, escape)),
     ];
-    if (member.optional) parts.push(sql`case when ${sql.ref(presenceColumn(member))} <> '' then ${concatenated(named)} else '' end`);
+    if (member.optional && onlyNull(member)) parts.push(sql`coalesce(${concatenated(named)}, '')`);
+    else if (member.optional) parts.push(sql`case when ${sql.ref(presenceColumn(member))} <> '' then ${concatenated(named)} else '' end`);
     else parts.push(...named);
   }
   parts.push('}');
