@@ -87,9 +87,13 @@ type MissingFromActor = Exclude<keyof Actor, (typeof ACTOR_JSON)[number]['proper
 const everyPropertyListed: [MissingFromEvent, MissingFromActor] extends [never, never] ? true : [MissingFromEvent, MissingFromActor] = true;
 void everyPropertyListed;
 
-/** The columns of an event's actor, which the feed reads. */
-export const ACTOR_COLUMNS = ACTOR_JSON.map(({ column }) => column);
-type ActorColumns = Record<(typeof ACTOR_COLUMNS)[number], string | null>;
+/** The columns of an event's row its JSON is read from (the organization is given beside the row). */
+export const EVENT_JSON_COLUMNS = EVENT_JSON.flatMap((member) =>
+  'object' in member ? member.object.map(({ column }) => column) : member.column === 'org_id' ? [] : [member.column],
+);
+
+/** The columns of an event's actor. */
+type ActorColumns = Record<(typeof ACTOR_JSON)[number]['column'], string | null>;
 
 /** Event types about a user, delivered in one order with the user's own events. */
 const USER_EVENT_PREFIXES = new Set(['user', 'userfieldvalues', 'useragreement']);

@@ -4,7 +4,7 @@ import { compiledOnce } from '../../db/compiled.js';
 import { jsonObjectSql } from '../../db/json-objects.js';
 import { isPostgres } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
-import { ACTOR_COLUMNS, EVENT_JSON, eventOfRow, type EventPayload, type EventType } from '../../events/event-types.js';
+import { EVENT_JSON, EVENT_JSON_COLUMNS, eventOfRow, type EventPayload, type EventType } from '../../events/event-types.js';
 import type { ActorType } from '../../lib/actors.js';
 import { placeCommittedEvents } from '../../events/feed-positions.js';
 import { Invalid } from '../../lib/domain-errors.js';
@@ -182,10 +182,7 @@ export function eventsService(db: Kysely<Database>) {
      */
     async trail(caller: Caller, filters: TrailFilters, page: { limit: number; before?: string }): Promise<EventPayload[]> {
       const { orgId } = caller;
-      let query = db
-        .selectFrom('events')
-        .select(['id', 'type', 'created_date', 'data', 'previous_attributes', ...ACTOR_COLUMNS])
-        .where('org_id', '=', orgId);
+      let query = db.selectFrom('events').select(EVENT_JSON_COLUMNS).where('org_id', '=', orgId);
       if (filters.actorType !== undefined) query = query.where('actor_type', '=', filters.actorType);
       const { actor } = filters;
       if (actor !== undefined) query = query.where((eb) => eb.or([eb('actor_id', '=', actor), eb('actor_name', '=', actor)]));
