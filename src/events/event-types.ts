@@ -1,8 +1,6 @@
-import type { Actor, ActorType } from '../lib/actors.js';
-
-/** The columns of an event's actor, which the feed reads. */
-export const ACTOR_COLUMNS = ['actor_type', 'actor_id', 'actor_name'] as const;
-type ActorColumns = Record<(typeof ACTOR_COLUMNS)[number], string | null>;
+import { jsonObjectReader, jsonTextWriter, type JsonMember, type JsonProperty } from '../db/json-objects.js';
+import type { EventsTable } from '../db/schema.js';
+import type { Actor } from '../lib/actors.js';
 
 /** What the outbox records, the event feed lists and webhooks subscribe to. */
 export const EVENT_TYPES = [
@@ -58,6 +56,45 @@ export interface EventPayload<T extends EventType = EventType> {
   previousAttributes?: Record<string, unknown>;
 }
 
+/** The actor's properties (`EventPayload['actor']`), each read from its column of the event's row. */
+const ACTOR_JSON = [
+  { property: 'type', column: 'actor_type', kind: 'verbatim' },
+  { property: 'id', column: 'actor_id', kind: 'nullableText' },
+  { property: 'name', column: 'actor_name', kind: 'nullableText' },
+] as const satisfies readonly (JsonProperty & { property: keyof Actor; column: keyof EventsTable })[];
+
+/**
+ * Each property of an event as the feed lists it and webhooks receive it, the column of the outbox's
+ * row it is read from and its kind, in the order of the Event schema. `eventOfRow`, `eventJson` and
+ * the feed's statements on both engines (events.service.ts, `feedEventJson`) are all made from this
+ * list (db/json-objects.ts); adding a property is a row here (and its column, when new, in a migration).
+ * `data` and `previousAttributes` are JSON the outbox stored (JSON.stringify's), written as they are.
+ */
+export const EVENT_JSON = [
+  { property: 'id', column: 'id', kind: 'verbatim' },
+  { property: 'type', column: 'type', kind: 'verbatim' },
+  { property: 'createdDate', column: 'created_date', kind: 'verbatim' },
+  { property: 'organizationId', column: 'org_id', kind: 'verbatim' },
+  // Absent from events recorded before the actor was (no actor_type).
+  { property: 'actor', object: ACTOR_JSON, optional: true },
+  { property: 'data', column: 'data', kind: 'json' },
+  { property: 'previousAttributes', column: 'previous_attributes', kind: 'json', optional: true },
+] as const satisfies readonly (JsonMember & { property: keyof EventPayload } & ({ column: keyof EventsTable } | { object: unknown }))[];
+
+// Every property of the event and of its actor has its row, and no row names a property they lack.
+type MissingFromEvent = Exclude<keyof EventPayload, (typeof EVENT_JSON)[number]['property']>;
+type MissingFromActor = Exclude<keyof Actor, (typeof ACTOR_JSON)[number]['property']>;
+const everyPropertyListed: [MissingFromEvent, MissingFromActor] extends [never, never] ? true : [MissingFromEvent, MissingFromActor] = true;
+void everyPropertyListed;
+
+/** The columns of an event's row its JSON is read from (the organization is given beside the row). */
+export const EVENT_JSON_COLUMNS = EVENT_JSON.flatMap((member) =>
+  'object' in member ? member.object.map(({ column }) => column) : member.column === 'org_id' ? [] : [member.column],
+);
+
+/** The columns of an event's actor. */
+type ActorColumns = Record<(typeof ACTOR_JSON)[number]['column'], string | null>;
+
 /** Event types about a user, delivered in one order with the user's own events. */
 const USER_EVENT_PREFIXES = new Set(['user', 'userfieldvalues', 'useragreement']);
 
@@ -82,37 +119,20 @@ export function resourceIdOf(event: Pick<EventPayload, 'type' | 'data'>): string
 /** An event's row as the outbox stored it (outbox.ts, `eventRow`): its JSON as text. */
 export type EventRow = { id: string; type: string; created_date: string; data: string; previous_attributes: string | null } & Partial<ActorColumns>;
 
-/** The actor of an event's row; undefined for an event recorded before the actor was. */
-function actorOfRow(row: EventRow): Actor | undefined {
-  return row.actor_type ? { type: row.actor_type as ActorType, id: row.actor_id ?? null, name: row.actor_name ?? null } : undefined;
-}
+/** The event of a row and its text, made from EVENT_JSON; the organization is given beside the row. */
+const eventOfColumns = jsonObjectReader(EVENT_JSON, ['org_id']);
+const eventTextOfColumns = jsonTextWriter(EVENT_JSON, ['org_id']);
 
 /** An event as the outbox stored it, back in the form the feed lists and webhooks receive. */
 export function eventOfRow(orgId: string, row: EventRow): EventPayload {
-  const actor = actorOfRow(row);
-  const event: EventPayload = {
-    id: row.id,
-    type: row.type as EventType,
-    createdDate: row.created_date,
-    organizationId: orgId,
-    ...(actor ? { actor } : {}),
-    data: JSON.parse(row.data),
-  };
-  if (row.previous_attributes !== null) event.previousAttributes = JSON.parse(row.previous_attributes);
-  return event;
+  return eventOfColumns(row, orgId) as unknown as EventPayload;
 }
 
 /**
  * The JSON of `eventOfRow`'s event, written around the stored JSON of its data and previous
- * attributes as they are (the outbox wrote them with JSON.stringify), in the order of the feed's
- * Event schema. The feed's statements write the same text in the database (`feedEventJson` in
- * events.service.ts), a page in one value; test/events/feed-json.test.ts holds the two equal.
+ * attributes as they are. The feed's statements write the same text in the database (`feedEventJson`
+ * in events.service.ts), a page in one value; test/events/feed-json.test.ts holds the two equal.
  */
 export function eventJson(orgId: string, row: EventRow): string {
-  const actor = actorOfRow(row);
-  return (
-    `{"id":${JSON.stringify(row.id)},"type":${JSON.stringify(row.type)},"createdDate":${JSON.stringify(row.created_date)},` +
-    `"organizationId":${JSON.stringify(orgId)},${actor ? `"actor":${JSON.stringify(actor)},` : ''}"data":${row.data}` +
-    `${row.previous_attributes === null ? '' : `,"previousAttributes":${row.previous_attributes}`}}`
-  );
+  return eventTextOfColumns(row, orgId);
 }

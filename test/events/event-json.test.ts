@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { eventJson, eventOfRow, type EventRow } from '../../src/events/event-types.js';
+import { EVENT_JSON, eventJson, eventOfRow, type EventRow } from '../../src/events/event-types.js';
+import { Event } from '../../src/resources/events/events.schemas.js';
 
 const ROW: EventRow = {
   id: '01a227ff47c17000a57c4bd49519a9a9',
@@ -22,4 +23,17 @@ it('writes the same event as eventOfRow, with and without previous attributes an
     const written = eventJson('org1', row);
     assert.equal(written, JSON.stringify(eventOfRow('org1', row)));
   }
+});
+
+it('lists every property of the Event schema and of its actor, each once, in the schema’s order', () => {
+  const listed = EVENT_JSON.map(({ property }) => property);
+  assert.deepEqual(listed, Object.keys(Event.properties));
+  const actor = EVENT_JSON.find((member) => member.property === 'actor');
+  assert.ok(actor && 'object' in actor);
+  assert.deepEqual(
+    actor.object.map(({ property }) => property),
+    Object.keys(Event.properties.actor.properties),
+  );
+  const columns = EVENT_JSON.flatMap((member) => ('object' in member ? member.object.map(({ column }) => column) : [member.column]));
+  assert.equal(new Set(columns).size, columns.length);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { ACTOR_COLUMNS, eventJson, eventOfRow, type EventRow } from '../../src/events/event-types.js';
+import { EVENT_JSON_COLUMNS, eventJson, eventOfRow, type EventRow } from '../../src/events/event-types.js';
 import { feedColumn } from '../../src/events/feed-positions.js';
 import { newId } from '../../src/lib/ids.js';
 import { forEachEngine, type Harness } from '../helpers/harness.js';
@@ -100,7 +100,7 @@ forEachEngine('event feed JSON', (h) => {
     assert.equal((await h.get('events', { query: { limit: '1000' } })).statusCode, 200);
     const rows: EventRow[] = await h.database.db
       .selectFrom('events')
-      .select(['id', 'type', 'created_date', 'data', 'previous_attributes', ...ACTOR_COLUMNS])
+      .select(EVENT_JSON_COLUMNS)
       .where('org_id', '=', h.org.id)
       .orderBy(feedColumn(h.database.db))
       .execute();

@@ -1,9 +1,10 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { compiledOnce } from '../../db/compiled.js';
+import { jsonObjectSql } from '../../db/json-objects.js';
 import { isPostgres } from '../../db/locking.js';
 import type { Database } from '../../db/schema.js';
-import { ACTOR_COLUMNS, eventOfRow, type EventPayload, type EventType } from '../../events/event-types.js';
+import { EVENT_JSON, EVENT_JSON_COLUMNS, eventOfRow, type EventPayload, type EventType } from '../../events/event-types.js';
 import type { ActorType } from '../../lib/actors.js';
 import { placeCommittedEvents } from '../../events/feed-positions.js';
 import { Invalid } from '../../lib/domain-errors.js';
@@ -27,21 +28,12 @@ export interface TrailFilters {
 }
 
 /**
- * An event's JSON as `eventJson` writes it from the row, written by the database instead: the page's
- * events then reach the server as one text (`group_concat`, `string_agg`), not as eight columns a row
- * joined into a page here. The ids, the type, the timestamp and the actor's kind are written between
- * quotes as they are (the server writes them, never with a character to escape); the actor's id and
- * name are quoted by `json_quote` and `to_json`, which escape exactly what JSON.stringify escapes;
- * `data` and `previousAttributes` are the JSON the outbox stored (JSON.stringify's). A test holds it
- * equal to `eventJson` for any stored row (test/events/feed-json.test.ts).
+ * An event's JSON as `eventJson` writes it from the row, written by the database instead from the
+ * same list (`EVENT_JSON`): the page's events then reach the server as one text (`group_concat`,
+ * `string_agg`), not as eight columns a row joined into a page here. A test holds it equal to
+ * `eventJson` for any stored row (test/events/feed-json.test.ts).
  */
-function feedEventJson(postgres: boolean): RawBuilder<string> {
-  const quoted = (column: 'actor_id' | 'actor_name') =>
-    postgres ? sql`coalesce(to_json(${sql.ref(column)})::text, 'null')` : sql`json_quote(${sql.ref(column)})`;
-  return sql<string>`'{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
-    case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || ${quoted('actor_id')} || ',"name":' || ${quoted('actor_name')} || '},' else '' end ||
-    '"data":' || data || coalesce(',"previousAttributes":' || previous_attributes, '') || '}'`;
-}
+const feedEventJson = (postgres: boolean) => jsonObjectSql(EVENT_JSON, postgres);
 
 /**
  * A page of the feed as the database writes it: its events' JSON joined by commas in feed order, as
@@ -190,10 +182,7 @@ export function eventsService(db: Kysely<Database>) {
      */
     async trail(caller: Caller, filters: TrailFilters, page: { limit: number; before?: string }): Promise<EventPayload[]> {
       const { orgId } = caller;
-      let query = db
-        .selectFrom('events')
-        .select(['id', 'type', 'created_date', 'data', 'previous_attributes', ...ACTOR_COLUMNS])
-        .where('org_id', '=', orgId);
+      let query = db.selectFrom('events').select(EVENT_JSON_COLUMNS).where('org_id', '=', orgId);
       if (filters.actorType !== undefined) query = query.where('actor_type', '=', filters.actorType);
       const { actor } = filters;
       if (actor !== undefined) query = query.where((eb) => eb.or([eb('actor_id', '=', actor), eb('actor_name', '=', actor)]));

@@ -11,7 +11,7 @@ import type { JsonItems, Paging } from '../../lib/paging.js';
 import { isAcceptablePassword, passwordMessage, type PasswordPolicy } from '../../lib/password-policy.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { parseTagFilter } from '../../lib/tags.js';
-import { jsonObjectOf } from '../../db/json-objects.js';
+import { jsonObjectReader } from '../../db/json-objects.js';
 import { blankToNull, USER_JSON, USER_WRITES } from './user-properties.js';
 import { preciseNow } from '../../lib/time.js';
 import type { Caller } from '../../auth/caller.js';
@@ -40,8 +40,11 @@ interface PrehashedPassword {
 export type UserCreation = CreateUser & ProvisionedProperties & PrehashedPassword;
 export type UserChanges = UpdateUser & ProvisionedProperties & PrehashedPassword;
 
+/** A user as the API answers it, made from USER_JSON. */
+const userOfColumns = jsonObjectReader(USER_JSON);
+
 export function toResponse(row: VisibleUserRow): User {
-  return jsonObjectOf(USER_JSON, row) as User;
+  return userOfColumns(row) as User;
 }
 
 /** The repository's filters from a list's query. */

@@ -298,9 +298,7 @@ select cursor.after_place, cursor.unplaced, page.events_json, page.last_id, page
         from (
           select string_agg(event_json, ',' order by position) as events_json, max(position) as last_position
           from (
-            select position, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
-    case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || coalesce(to_json("actor_id")::text, 'null') || ',"name":' || coalesce(to_json("actor_name")::text, 'null') || '},' else '' end ||
-    '"data":' || data || coalesce(',"previousAttributes":' || previous_attributes, '') || '}' as event_json
+            select position, '{"id":"' || "id" || '","type":"' || "type" || '","createdDate":"' || "created_date" || '","organizationId":"' || "org_id" || '"' || case when "actor_type" <> '' then ',"actor":{"type":"' || "actor_type" || '","id":' || coalesce(to_json("actor_id")::text, 'null') || ',"name":' || coalesce(to_json("actor_name")::text, 'null') || '}' else '' end || ',"data":' || "data" || coalesce(',"previousAttributes":' || "previous_attributes", '') || '}' as event_json
             from events
             where org_id = $6 and position > coalesce(nullif(cursor.after_place, 0), $7)
             order by position
@@ -337,9 +335,7 @@ select cursor.after_place, cursor.unplaced, page.events_json, page.last_id, page
         from (
           select string_agg(event_json, ',' order by position) as events_json, max(position) as last_position
           from (
-            select position, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
-    case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || coalesce(to_json("actor_id")::text, 'null') || ',"name":' || coalesce(to_json("actor_name")::text, 'null') || '},' else '' end ||
-    '"data":' || data || coalesce(',"previousAttributes":' || previous_attributes, '') || '}' as event_json
+            select position, '{"id":"' || "id" || '","type":"' || "type" || '","createdDate":"' || "created_date" || '","organizationId":"' || "org_id" || '"' || case when "actor_type" <> '' then ',"actor":{"type":"' || "actor_type" || '","id":' || coalesce(to_json("actor_id")::text, 'null') || ',"name":' || coalesce(to_json("actor_name")::text, 'null') || '}' else '' end || ',"data":' || "data" || coalesce(',"previousAttributes":' || "previous_attributes", '') || '}' as event_json
             from events
             where org_id = $6 and position > coalesce(nullif(cursor.after_place, 0), $7)
             order by position

@@ -247,9 +247,7 @@ select
       from (
         select cast(group_concat(event_json, ',' order by seq) as blob) as events_json, max(seq) as last_seq
         from (
-          select seq, '{"id":"' || id || '","type":"' || type || '","createdDate":"' || created_date || '","organizationId":"' || org_id || '",' ||
-    case when actor_type <> '' then '"actor":{"type":"' || actor_type || '","id":' || json_quote("actor_id") || ',"name":' || json_quote("actor_name") || '},' else '' end ||
-    '"data":' || data || coalesce(',"previousAttributes":' || previous_attributes, '') || '}' as event_json
+          select seq, '{"id":"' || "id" || '","type":"' || "type" || '","createdDate":"' || "created_date" || '","organizationId":"' || "org_id" || '"' || case when "actor_type" <> '' then ',"actor":{"type":"' || "actor_type" || '","id":' || json_quote("actor_id") || ',"name":' || json_quote("actor_name") || '}' else '' end || ',"data":' || "data" || coalesce(',"previousAttributes":' || "previous_attributes", '') || '}' as event_json
           from events
           where org_id = ? and seq > ?
           order by seq
