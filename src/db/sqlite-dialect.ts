@@ -247,27 +247,39 @@ class WriteBatch {
    * Opens the batch's SQLite transaction (`begin immediate`, the database's write lock) without
    * holding the event loop while another connection (an import in a process of its own) has the
    * lock: SQLite's busy handler would sleep on this thread, in steps growing to 25 ms and more, while
-   * every request waits, and wakes up after the lock was free and taken again. Each attempt here
-   * fails at once when the lock is held; the next is made LOCK_RETRY_MS later, the reads of other
-   * requests answered meanwhile, until the handle's busy_timeout has passed (then SQLITE_BUSY, as
-   * SQLite's own wait ends). The timeout is read each time: it may be changed with a PRAGMA.
+   * every request waits, and wakes up after the lock was free and taken again. Each attempt fails at
+   * once when the lock is held (`#tryBeginImmediate`); the next is made LOCK_RETRY_MS later, the reads
+   * of other requests answered meanwhile, until the handle's busy_timeout has passed (then
+   * SQLITE_BUSY, as SQLite's own wait ends). The timeout is read each time: it may be changed with a
+   * PRAGMA.
    */
   async #takeWriteLock(member: SqliteConnection): Promise<void> {
-    const timeoutMs = this.#busyTimeout();
+    const started = performance.now();
+    for (;;) {
+      this.endReading();
+      const timeoutMs = this.#busyTimeout();
+      const refusal = this.#tryBeginImmediate(timeoutMs);
+      if (refusal === undefined) return this.#batchOpened(member);
+      if (performance.now() - started >= timeoutMs) throw refusal;
+      await sleep(LOCK_RETRY_MS);
+    }
+  }
+
+  /**
+   * `begin immediate` with no busy wait: the SQLITE_BUSY error when another connection holds the
+   * lock, else undefined. The handle's busy_timeout is zero for this one statement only, set back
+   * before anything else runs on the handle: a read of another request made while this waits keeps
+   * SQLite's own wait for the rare moments a reader must wait too (another connection's checkpoint or
+   * recovery), where a zero timeout would fail it.
+   */
+  #tryBeginImmediate(timeoutMs: number): Error | undefined {
     if (timeoutMs > 0) this.#setBusyTimeout(0);
     try {
-      const started = performance.now();
-      for (;;) {
-        this.endReading();
-        try {
-          this.#run('begin immediate');
-          this.#batchOpened(member);
-          return;
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() - started >= timeoutMs) throw error;
-        }
-        await sleep(LOCK_RETRY_MS);
-      }
+      this.#run('begin immediate');
+      return undefined;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      return error as Error;
     } finally {
       if (timeoutMs > 0) this.#setBusyTimeout(timeoutMs);
     }
