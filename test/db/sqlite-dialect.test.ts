@@ -198,8 +198,10 @@ describe('createSqliteDialect: transactions', () => {
       setTimeout(() => other.exec('commit'), 200);
       const write = db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'mine' }).execute());
       await sleep(50);
-      // The handle answers reads meanwhile, of what was committed.
+      // The handle answers reads meanwhile, of what was committed, with its busy timeout: a read that must wait
+      // (another connection's checkpoint) waits as SQLite's handler does, not failing at once.
       assert.deepEqual(await names(db), []);
+      assert.equal(sqlite.pragma('busy_timeout', { simple: true }), 5000, 'the busy timeout while the write waits');
       await write;
       const waited = performance.now() - started;
       assert.ok(waited >= 150 && waited < 2000, `the write waited ${waited.toFixed(0)} ms for the lock`);
