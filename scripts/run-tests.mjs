@@ -37,8 +37,13 @@ const isSkipped = (file) => skipped.some((path) => file === path || file.startsW
 process.env.TEST_DURATIONS_FILE ??= 'node_modules/.cache/training-api/test-durations.json';
 const durationsFile = process.env.TEST_DURATIONS_FILE;
 mkdirSync(dirname(durationsFile), { recursive: true });
-const durations = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
-const lastTime = (file) => durations[file] ?? Number.POSITIVE_INFINITY;
+const readDurations = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {});
+const durations = readDurations(durationsFile);
+// A clean clone has no times of its own (CI's clones): the slowest files of a full run, kept in the repository, start
+// first then, and the others, short ones, after them rather than wherever their names sort.
+const slowest = readDurations('test/file-durations.json');
+const untimed = Object.keys(durations).length > 0 ? Number.POSITIVE_INFINITY : 0;
+const lastTime = (file) => durations[file] ?? slowest[file] ?? untimed;
 const files = testFiles('dist/test')
   .sort()
   .sort((a, b) => lastTime(b) - lastTime(a) || 0);

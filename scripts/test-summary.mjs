@@ -126,7 +126,8 @@ export default async function* summary(source) {
   }
   if (failures.length > 0) {
     lines.push(`Failed (${failures.length}):`);
-    for (const failure of failures) lines.push(`  ${failure.name}`);
+    // Each with what it threw again: CI shows the end of the output only.
+    for (const failure of failures) lines.push(`  ${failure.name}`, describeError(failure.error));
   }
   yield `${lines.join('\n')}\n`;
 }
