@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, it } from 'node:test';
 import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { cachedFixture } from '../helpers/fixture-cache.js';
 
 /** The repository root, from dist/test/imports/. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -76,9 +77,9 @@ after(async () => {
 
 it(`checks and compares a large CSV file with peak RSS under ${TIMES_THE_FILE}x the file beyond a tiny one's, holding no rows`, async (t) => {
   const tiny = join(dir, 'tiny.csv');
-  const large = join(dir, 'large.csv');
   await writeFile(tiny, hrFile(1024));
-  await writeFile(large, hrFile(FILE_BYTES));
+  // Made once per machine (test/helpers/fixture-cache.ts): about 2 s of CPU, more under coverage.
+  const large = await cachedFixture('import-memory.csv', [import.meta.url], String(FILE_BYTES), () => hrFile(FILE_BYTES));
   const size = (await stat(large)).size;
   // A dry run reads, checks and compares every row as an import does, and writes nothing: the memory of the file, not of the database.
   const base = await peakRss(database.url, orgId, tiny, '--dry-run', '--ignore-columns', 'Department,Start date');
