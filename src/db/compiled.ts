@@ -21,7 +21,8 @@ type Positions = number[];
  * (direct-statements.ts): a cached better-sqlite3 statement, or one query on a pooled pg connection,
  * without Kysely's executor, whose connection provider, plugins and result transforms cost a
  * dozen promises per statement. So does any statement run in a transaction that was begun on a
- * pg connection directly (direct-transactions.ts): it is sent to that connection.
+ * pg connection directly (direct-transactions.ts): it is sent to that connection. On a handle with
+ * plugins (`withPlugin`) the query is built each time, for them to see.
  */
 export function compiledOnce<R>(
   parameterCount: number,
@@ -88,6 +89,9 @@ export function compiledOnce<R>(
       }
       if (rows !== undefined) return (rows instanceof Promise ? rows : Promise.resolve(rows)) as Promise<R[]>;
     }
+    // A handle with plugins gets the query built for it, so that they see it (and may change it), as they see any
+    // other; the handles of the server have none.
+    if (db.getExecutor().plugins.length > 0) return db.executeQuery<R>(build(db, ...(values as string[]))).then((result) => result.rows);
     const { query, positions } = compiledFor(db);
     return db.executeQuery<R>({ ...query, parameters: positions.map((position) => values[position]) }).then((result) => result.rows);
   };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import { startScheduler, type SchedulerOptions } from '../../src/events/webhooks/delivery-scheduler.js';
-import { leaseMs, startsWithinLease } from '../../src/events/webhooks/delivery-worker.js';
+import { leaseMs, sharedDeadline, startsWithinLease } from '../../src/events/webhooks/delivery-worker.js';
 import type { Endpoint } from '../../src/events/webhooks/webhooks.repository.js';
 import { sleep } from '../helpers/load.js';
 
@@ -120,5 +120,39 @@ describe('a delivery claimed ahead', () => {
     assert.equal(startsWithinLease(leaseEnd, claimedAt + timeoutMs + 1, timeoutMs), false, 'past one timeout after its claim');
     // The attempt started last ends a margin before the lease.
     assert.ok(claimedAt + timeoutMs + timeoutMs < Date.parse(leaseEnd));
+  });
+});
+
+describe('the deadline of an attempt', () => {
+  it('is shared by the attempts started within a window, and never later than a timeout after each start', async () => {
+    let now = 1000;
+    const timeoutMs = 300;
+    const deadline = sharedDeadline(timeoutMs, () => now);
+    const first = deadline();
+    now += 2; // a window is a hundredth of the timeout (3 ms here), at least 1 ms and at most 100
+    assert.equal(deadline(), first, 'an attempt started within the window shares the signal');
+    now += 1;
+    const next = deadline();
+    assert.notEqual(next, first, 'one started a window later has a signal of its own');
+    // The shared signal ends a timeout after the first attempt of its window: never after a later one's timeout.
+    const created = performance.now();
+    // The signal's timer keeps no process alive: this one does meanwhile.
+    const alive = setTimeout(() => {}, timeoutMs + 2000);
+    const aborted = await new Promise<number>((resolve) => first.addEventListener('abort', () => resolve(performance.now())));
+    clearTimeout(alive);
+    assert.ok(aborted - created < timeoutMs + 1000, `ended ${(aborted - created).toFixed(0)} ms after it was made`);
+    assert.ok(aborted - created >= timeoutMs - 5, `ended ${(aborted - created).toFixed(0)} ms after it was made, before the timeout`);
+    assert.equal((first.reason as Error).name, 'TimeoutError');
+    // Many attempts of one window listen to it without a warning of a leak.
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    for (let n = 0; n < 50; n++) next.addEventListener('abort', () => {});
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    assert.deepEqual(
+      warnings.map((warning) => warning.name),
+      [],
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Agent, request } from 'undici';
@@ -66,6 +67,34 @@ const RECORDS_PER_BATCH = 100;
 const UNRECORDED_LIMIT = 2 * RECORDS_PER_BATCH;
 /** What a lease leaves, past the longest attempt, for its record to commit. */
 const LEASE_MARGIN_MS = 5000;
+
+/** Attempts started within this share of the timeout share one deadline. */
+const DEADLINE_WINDOW_SHARE = 0.01;
+
+/**
+ * The signal that ends an attempt started now: one `AbortSignal.timeout` for every attempt started
+ * within a window (a hundredth of the timeout, at most 100 ms), ending `timeoutMs` after the first
+ * of them. An attempt is so cut at `timeoutMs` after its start or up to a window sooner, never
+ * later, as the leases need (an attempt lasts `timeoutMs` at most); and a fan-out of thousands of
+ * attempts a second sets a few timers, not one (and a signal and its listeners) each. undici's own
+ * headers and body timeouts bound the wait for each phase; this bounds the whole, connection and
+ * name lookup included.
+ */
+export function sharedDeadline(timeoutMs: number, clock: () => number = () => performance.now()): () => AbortSignal {
+  const windowMs = Math.max(1, Math.min(100, Math.floor(timeoutMs * DEADLINE_WINDOW_SHARE)));
+  let signal: AbortSignal | undefined;
+  let until = 0;
+  return () => {
+    const at = clock();
+    if (!signal || at >= until) {
+      signal = AbortSignal.timeout(timeoutMs);
+      // Every attempt of the window listens to it (undici removes its listener when the request ends).
+      setMaxListeners(0, signal);
+      until = at + windowMs;
+    }
+    return signal;
+  };
+}
 
 /** A claim's lease: the wait to start (up to `timeoutMs`), the attempt (`timeoutMs` at most), and the margin. */
 export const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + LEASE_MARGIN_MS;
@@ -177,6 +206,7 @@ export function startDeliveryWorker(
   const writer = deliveryWriter(queue, leaseMs(settings.timeoutMs), isPostgres(db) ? POSTGRES_WRITERS : 1);
   // The rules are this process's settings: a URL's verdict holds for the process's life, and each endpoint's URL is
   // parsed once, not at every attempt.
+  const deadline = sharedDeadline(settings.timeoutMs);
   const urlVerdicts = new Map<string, string | undefined>();
   const checkUrl = (url: string): string | undefined => {
     if (!urlVerdicts.has(url)) {
@@ -210,7 +240,7 @@ export function startDeliveryWorker(
           ...signedHeaders(delivery.secret, delivery.event_id, Math.floor(started / 1000), delivery.payload),
         },
         body: delivery.payload,
-        signal: AbortSignal.timeout(settings.timeoutMs),
+        signal: deadline(),
       });
       const responseBody = await readStart(response.body);
       return outcome({ statusCode: response.statusCode, responseBody });

@@ -328,6 +328,69 @@ export function webhooksRepository(db: Kysely<Database>) {
 }
 
 /**
+ * PostgreSQL's claim: the endpoints are arrays joined to the pick (LATERAL), each with its webhook by
+ * the primary key: one plan whatever their number, where PostgreSQL planned a union member by member.
+ * The deliveries picked are then joined by their primary key: as `(org_id, id) in (...)` alongside the
+ * webhooks, PostgreSQL could read every delivery of each webhook to find them. Its text is the same
+ * for any number of endpoints: built and compiled once, and a named statement (run every round).
+ */
+const claimDuePostgres = compiledOnce(5, (db, orgIds, webhookIds, counts, at, leaseEnd) => {
+  const picked = sql<{ org_id: string; id: string; url: string; secret: string }>`(select due.org_id, due.id, w.url, w.secret
+    from unnest(${orgIds}::varchar[], ${webhookIds}::varchar[], ${counts}::integer[]) as e(org_id, webhook_id, count)
+    join webhooks w on w.org_id = e.org_id and w.id = e.webhook_id and w.disabled_date is null
+    cross join lateral (select d.org_id, d.id from webhook_deliveries d
+      where d.org_id = e.org_id and d.webhook_id = e.webhook_id and d.next_attempt_at <= ${at}
+      order by d.next_attempt_at, d.seq limit e.count for update skip locked) due)`;
+  return db
+    .updateTable('webhook_deliveries')
+    .from(picked.as('picked'))
+    .set({ next_attempt_at: leaseEnd })
+    .whereRef('picked.org_id', '=', 'webhook_deliveries.org_id')
+    .whereRef('picked.id', '=', 'webhook_deliveries.id')
+    .returningAll('webhook_deliveries')
+    .returning(['picked.url', 'picked.secret']);
+});
+
+/** SQLite's claims, by their number of endpoints: each text built and compiled once. */
+const sqliteClaims = new Map<number, (db: Kysely<Database>, ...values: unknown[]) => Promise<ClaimedDelivery[]>>();
+
+/**
+ * SQLite's claim for `endpoints` endpoints, run with the lease's end and then, for each endpoint, its
+ * organization, webhook, the moment due and the count. A subquery of its own per endpoint: SQLite
+ * allows no LIMIT on a member of a UNION. The text differs with the number of endpoints (SQLite binds
+ * no arrays): one compiled once for each number.
+ */
+function claimDueSqlite(endpoints: number) {
+  let claim = sqliteClaims.get(endpoints);
+  if (!claim) {
+    claim = compiledOnce(1 + 4 * endpoints, (db, leaseEnd, ...members) => {
+      const picked = keyInUnion(
+        'webhook_deliveries',
+        Array.from(
+          { length: endpoints },
+          (_, n) => sql`select due.org_id, due.id from (select d.org_id, d.id from webhook_deliveries d
+          where d.org_id = ${members[4 * n]} and d.webhook_id = ${members[4 * n + 1]} and d.next_attempt_at <= ${members[4 * n + 2]}
+          order by d.next_attempt_at, d.seq limit ${members[4 * n + 3]}) due`,
+        ),
+      );
+      // SQLite's RETURNING names the updated table alone: the webhook by subqueries on its primary key.
+      const webhook = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+        eb.selectFrom('webhooks as w').whereRef('w.org_id', '=', 'webhook_deliveries.org_id').whereRef('w.id', '=', 'webhook_deliveries.webhook_id');
+      return db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: leaseEnd })
+        .where(picked)
+        .where((eb) => eb.exists(webhook(eb).select('w.id').where('w.disabled_date', 'is', null)))
+        .returningAll()
+        .returning((eb) => [webhook(eb).select('w.url').as('url'), webhook(eb).select('w.secret').as('secret')])
+        .$narrowType<{ url: string; secret: string }>(); // the webhook exists: the condition above
+    });
+    sqliteClaims.set(endpoints, claim);
+  }
+  return claim;
+}
+
+/**
  * Claims, for each endpoint asked, up to its `count` of due deliveries, oldest first, with where and
  * how to post them (none once the webhook is disabled or deleted), in one statement: each is pushed
  * to `leaseEnd`, so that no other worker takes it while its attempt runs, and it is due again if the
@@ -347,52 +410,20 @@ async function claimDue(
   for (let start = 0; start < wants.length; start += ENDPOINTS_PER_CLAIM) {
     const some = wants.slice(start, start + ENDPOINTS_PER_CLAIM);
     if (isPostgres(db)) {
-      // The endpoints are arrays joined to the pick (LATERAL), each with its webhook by the primary key: one plan
-      // whatever their number, where PostgreSQL planned a union member by member. The deliveries picked are then
-      // joined by their primary key: as `(org_id, id) in (...)` alongside the webhooks, PostgreSQL could read
-      // every delivery of each webhook to find them.
-      const picked = sql<{ org_id: string; id: string; url: string; secret: string }>`(select due.org_id, due.id, w.url, w.secret
-        from unnest(${some.map(({ endpoint }) => endpoint.orgId)}::varchar[], ${some.map(({ endpoint }) => endpoint.webhookId)}::varchar[],
-          ${some.map(({ count }) => count)}::integer[]) as e(org_id, webhook_id, count)
-        join webhooks w on w.org_id = e.org_id and w.id = e.webhook_id and w.disabled_date is null
-        cross join lateral (select d.org_id, d.id from webhook_deliveries d
-          where d.org_id = e.org_id and d.webhook_id = e.webhook_id and d.next_attempt_at <= ${at}
-          order by d.next_attempt_at, d.seq limit e.count for update skip locked) due)`;
       claimed.push(
-        ...(await db
-          .updateTable('webhook_deliveries')
-          .from(picked.as('picked'))
-          .set({ next_attempt_at: leaseEnd })
-          .whereRef('picked.org_id', '=', 'webhook_deliveries.org_id')
-          .whereRef('picked.id', '=', 'webhook_deliveries.id')
-          .returningAll('webhook_deliveries')
-          .returning(['picked.url', 'picked.secret'])
-          .execute()),
+        ...(await claimDuePostgres(
+          db,
+          some.map(({ endpoint }) => endpoint.orgId),
+          some.map(({ endpoint }) => endpoint.webhookId),
+          some.map(({ count }) => count),
+          at,
+          leaseEnd,
+        )),
       );
       continue;
     }
-    // A subquery of its own per endpoint: SQLite allows no LIMIT on a member of a UNION.
-    const picked = keyInUnion(
-      'webhook_deliveries',
-      some.map(
-        ({ endpoint, count }) => sql`select due.org_id, due.id from (select d.org_id, d.id from webhook_deliveries d
-          where d.org_id = ${endpoint.orgId} and d.webhook_id = ${endpoint.webhookId} and d.next_attempt_at <= ${at}
-          order by d.next_attempt_at, d.seq limit ${count}) due`,
-      ),
-    );
-    // SQLite's RETURNING names the updated table alone: the webhook by subqueries on its primary key.
-    const webhook = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
-      eb.selectFrom('webhooks as w').whereRef('w.org_id', '=', 'webhook_deliveries.org_id').whereRef('w.id', '=', 'webhook_deliveries.webhook_id');
     claimed.push(
-      ...(await db
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: leaseEnd })
-        .where(picked)
-        .where((eb) => eb.exists(webhook(eb).select('w.id').where('w.disabled_date', 'is', null)))
-        .returningAll()
-        .returning((eb) => [webhook(eb).select('w.url').as('url'), webhook(eb).select('w.secret').as('secret')])
-        .$narrowType<{ url: string; secret: string }>() // the webhook exists: the condition above
-        .execute()),
+      ...(await claimDueSqlite(some.length)(db, leaseEnd, ...some.flatMap(({ endpoint, count }) => [endpoint.orgId, endpoint.webhookId, at, count]))),
     );
   }
   return claimed;
@@ -486,6 +517,67 @@ function endedResources(live: readonly FinishedAttempt[]): DeliveryRow[] {
 }
 
 /**
+ * PostgreSQL's statements of the records, their texts the same for any number of attempts (arrays):
+ * built and compiled once, and named statements, where Kysely built and compiled each for every
+ * transaction of records.
+ */
+const lockWebhooksOf = (lock: 'key share' | 'no key update') =>
+  compiledOnce(2, (db, orgIds, ids) => ({
+    compile: () =>
+      sql<{ org_id: string; id: string; failing_since: string | null }>`select w.org_id, w.id, w.failing_since
+      from webhooks w join unnest(${orgIds}::varchar[], ${ids}::varchar[]) as k(org_id, id) on w.org_id = k.org_id and w.id = k.id
+      order by w.org_id, w.id for ${sql.raw(lock)} of w`.compile(db),
+  }));
+const webhookLocks = { 'key share': lockWebhooksOf('key share'), 'no key update': lockWebhooksOf('no key update') };
+
+/** The webhooks of the attempts locked in key order (`lock`), with how long each has been failing. */
+function lockWebhooksPostgres(trx: UnitOfWork, lock: 'key share' | 'no key update', attempts: readonly FinishedAttempt[]) {
+  const keys = [...new Map(attempts.map(({ delivery }) => [`${delivery.org_id}/${delivery.webhook_id}`, delivery])).values()];
+  return webhookLocks[lock](
+    trx,
+    keys.map((delivery) => delivery.org_id),
+    keys.map((delivery) => delivery.webhook_id),
+  );
+}
+
+/** The attempts' rows inserted and their deliveries updated, in one statement, from arrays. */
+const recordPostgres = compiledOnce(
+  11,
+  (db, orgIds, ids, attempts, durations, statusCodes, errors, responseBodies, statuses, nextAttempts, attemptedDate, updatedDate) => ({
+    compile: () =>
+      sql`with r (org_id, id, attempt, duration_ms, status_code, error, response_body, status, next_attempt_at) as (
+      select * from unnest(${orgIds}::varchar[], ${ids}::varchar[], ${attempts}::integer[], ${durations}::integer[],
+        ${statusCodes}::integer[], ${errors}::text[], ${responseBodies}::text[], ${statuses}::varchar[], ${nextAttempts}::varchar[])
+    ), recorded as (
+      insert into webhook_attempts (org_id, delivery_id, attempt, attempted_date, duration_ms, status_code, error, response_body)
+      select org_id, id, attempt, ${attemptedDate}, duration_ms, status_code, error, response_body from r
+    )
+    update webhook_deliveries d set attempts = d.attempts + 1, updated_date = ${updatedDate}, status = r.status, next_attempt_at = r.next_attempt_at
+    from r where d.org_id = r.org_id and d.id = r.id`.compile(db),
+  }),
+);
+
+/**
+ * The first pending delivery of each resource (arrays of organization, webhook and key) made due at
+ * `at`, when it waits: the resources joined to the step down each one's order (LATERAL), as in the
+ * claim, one plan whatever their number.
+ */
+const releasePostgres = compiledOnce(4, (db, orgIds, webhookIds, orderingKeys, at) => {
+  const heads = sql<{ org_id: string; id: string }>`(select head.org_id, head.id
+      from unnest(${orgIds}::varchar[], ${webhookIds}::varchar[], ${orderingKeys}::varchar[]) as r(org_id, webhook_id, ordering_key)
+      cross join lateral (select d.org_id, d.id from webhook_deliveries d
+        where d.org_id = r.org_id and d.webhook_id = r.webhook_id and d.ordering_key = r.ordering_key
+        and d.status = 'pending' order by d.seq limit 1) head)`;
+  return db
+    .updateTable('webhook_deliveries')
+    .from(heads.as('head'))
+    .set({ next_attempt_at: at })
+    .whereRef('head.org_id', '=', 'webhook_deliveries.org_id')
+    .whereRef('head.id', '=', 'webhook_deliveries.id')
+    .where('webhook_deliveries.next_attempt_at', 'is', null);
+});
+
+/**
  * The attempts' records on PostgreSQL: the webhooks' rows share-locked, one statement for every attempt
  * (their rows inserted and their deliveries updated, with arrays), one releasing the next delivery of
  * each resource whose delivery ended, then, only when an attempt failed or a failing webhook recovered,
@@ -502,25 +594,26 @@ async function recordAttemptsPostgres(
   // deletion alone: the worker's transactions recording attempts of the same webhooks run side by side (a stronger
   // lock made them take turns, one transaction at a time for every webhook a round touched), as do the writes
   // queueing deliveries to them (their foreign key's lock is the same).
-  const webhooks = await webhooksOf(trx, attempts).orderBy('org_id').orderBy('id').forKeyShare().execute();
+  const webhooks = await lockWebhooksPostgres(trx, 'key share', attempts);
   const failingSince = new Map(webhooks.map((row) => [`${row.org_id}/${row.id}`, row.failing_since]));
   const live = attempts.filter(({ delivery }) => failingSince.has(`${delivery.org_id}/${delivery.webhook_id}`));
   if (live.length === 0) return;
 
   const column = <T>(of: (finished: FinishedAttempt) => T) => live.map(of);
-  await sql`with r (org_id, id, attempt, duration_ms, status_code, error, response_body, status, next_attempt_at) as (
-      select * from unnest(${column(({ delivery }) => delivery.org_id)}::varchar[], ${column(({ delivery }) => delivery.id)}::varchar[],
-        ${column(({ delivery }) => delivery.attempts + 1)}::integer[], ${column(({ attempt }) => attempt.durationMs)}::integer[],
-        ${column(({ attempt }) => attempt.statusCode)}::integer[], ${column(({ attempt }) => attempt.error)}::text[],
-        ${column(({ attempt }) => attempt.responseBody)}::text[],
-        ${column(({ succeeded, retryAt }) => (succeeded ? 'succeeded' : retryAt === null ? 'failed' : 'pending'))}::varchar[],
-        ${column(({ retryAt }) => (retryAt === null ? null : instant(retryAt)))}::varchar[])
-    ), recorded as (
-      insert into webhook_attempts (org_id, delivery_id, attempt, attempted_date, duration_ms, status_code, error, response_body)
-      select org_id, id, attempt, ${now()}, duration_ms, status_code, error, response_body from r
-    )
-    update webhook_deliveries d set attempts = d.attempts + 1, updated_date = ${now()}, status = r.status, next_attempt_at = r.next_attempt_at
-    from r where d.org_id = r.org_id and d.id = r.id`.execute(trx);
+  await recordPostgres(
+    trx,
+    column(({ delivery }) => delivery.org_id),
+    column(({ delivery }) => delivery.id),
+    column(({ delivery }) => delivery.attempts + 1),
+    column(({ attempt }) => attempt.durationMs),
+    column(({ attempt }) => attempt.statusCode),
+    column(({ attempt }) => attempt.error),
+    column(({ attempt }) => attempt.responseBody),
+    column(({ succeeded, retryAt }) => (succeeded ? 'succeeded' : retryAt === null ? 'failed' : 'pending')),
+    column(({ retryAt }) => (retryAt === null ? null : instant(retryAt))),
+    now(),
+    now(),
+  );
 
   // The next delivery of each resource whose delivery ended: its first pending one, when that one waits. A statement
   // of its own, after the update: a write queueing a delivery behind one that ends here share-locks that one, the
@@ -529,27 +622,20 @@ async function recordAttemptsPostgres(
   // their number.
   const resources = endedResources(live);
   if (resources.length > 0) {
-    const heads = sql<{ org_id: string; id: string }>`(select head.org_id, head.id
-      from unnest(${resources.map((d) => d.org_id)}::varchar[], ${resources.map((d) => d.webhook_id)}::varchar[],
-        ${resources.map((d) => d.ordering_key)}::varchar[]) as r(org_id, webhook_id, ordering_key)
-      cross join lateral (select d.org_id, d.id from webhook_deliveries d
-        where d.org_id = r.org_id and d.webhook_id = r.webhook_id and d.ordering_key = r.ordering_key
-        and d.status = 'pending' order by d.seq limit 1) head)`;
-    await trx
-      .updateTable('webhook_deliveries')
-      .from(heads.as('head'))
-      .set({ next_attempt_at: instant(at) })
-      .whereRef('head.org_id', '=', 'webhook_deliveries.org_id')
-      .whereRef('head.id', '=', 'webhook_deliveries.id')
-      .where('webhook_deliveries.next_attempt_at', 'is', null)
-      .execute();
+    await releasePostgres(
+      trx,
+      resources.map((d) => d.org_id),
+      resources.map((d) => d.webhook_id),
+      resources.map((d) => d.ordering_key),
+      instant(at),
+    );
   }
 
   const changing = live.filter(({ succeeded, delivery }) => !succeeded || failingSince.get(`${delivery.org_id}/${delivery.webhook_id}`) !== null);
   if (changing.length === 0) return;
   // The webhooks whose failure state may change, locked in order, and their state read again: another transaction
   // may have changed it since the share lock was taken.
-  for (const row of await webhooksOf(trx, changing).orderBy('org_id').orderBy('id').forNoKeyUpdate().execute()) {
+  for (const row of await lockWebhooksPostgres(trx, 'no key update', changing)) {
     failingSince.set(`${row.org_id}/${row.id}`, row.failing_since);
   }
   await recordWebhookStates(trx, live, failingSince, disableIfFailingSince, at);
