@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, browserSkip, consoleScreenshot, launchBrowser, watchPage, type AxeViolation } from '../helpers/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { axeViolations, browserSkip, consoleScreenshot, fileBrowser, watchPage, type AxeViolation } from '../helpers/browser.js';
 import { ServerProcess } from '../helpers/server-process.js';
 import { ALL_ENGINES, createTestDatabase, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
@@ -22,7 +22,6 @@ for (const engine of ALL_ENGINES) {
   describe(`The operator's pages in a real browser [${engine}]`, { skip: browserSkip || engineSkip(engine) }, () => {
     let database: TestDatabase;
     let server: ServerProcess;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let origin: string;
@@ -38,15 +37,13 @@ for (const engine of ALL_ENGINES) {
       await organizationsRepository(database.db).create('Northwind Training');
       server = await ServerProcess.start({ DATABASE_URL: database.url, OPERATOR_TOKEN });
       origin = `https://localhost:${server.port}`;
-      browser = await launchBrowser();
-      context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+      context = await (await fileBrowser()).newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       page = await context.newPage();
       watchPage(page, problems);
     });
     after(async () => {
       await context?.close();
-      await browser?.close();
       await server?.destroy();
       await database?.drop();
     });

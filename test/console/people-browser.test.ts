@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, browserSkip, consoleScreenshot, launchBrowser, watchPage, type AxeViolation } from '../helpers/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { axeViolations, browserSkip, consoleScreenshot, fileBrowser, watchPage, type AxeViolation } from '../helpers/browser.js';
 import { createdId, ServerProcess } from '../helpers/server-process.js';
 import { ALL_ENGINES, createTestDatabase, engineSkip, type TestDatabase } from '../helpers/database.js';
 import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
@@ -19,7 +19,6 @@ for (const engine of ALL_ENGINES) {
   describe(`The console's People section in a real browser [${engine}]`, { skip: browserSkip || engineSkip(engine) }, () => {
     let database: TestDatabase;
     let server: ServerProcess;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let token: string;
@@ -75,8 +74,7 @@ for (const engine of ALL_ENGINES) {
       await api('POST', 'registrations', { userId: grace, offeringId: offering });
       await api('PUT', `users/${grace}/agreements/standard`, { agreed: true });
       origin = `https://localhost:${server.port}`;
-      browser = await launchBrowser();
-      context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+      context = await (await fileBrowser()).newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
       page = await context.newPage();
       watchPage(page, problems, () => (refusing ? refusals : problems));
       page.on('dialog', (dialog) => {
@@ -92,7 +90,6 @@ for (const engine of ALL_ENGINES) {
     });
     after(async () => {
       await context?.close();
-      await browser?.close();
       await server?.destroy();
       await database?.drop();
     });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The Chromium the page tests drive: Debian's, or CHROMIUM_PATH. */
@@ -30,6 +31,25 @@ const FLAGS = [
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 }
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test file's one Chromium, launched at the first call and closed after the file's last test: each suite
+ * (one per engine, say) opens a context of its own in it, with its own cookies and storage, instead of
+ * starting a browser of its own (a second or two of a core each time).
+ */
+export function fileBrowser(): Promise<Browser> {
+  shared ??= launchBrowser();
+  return shared;
+}
+
+// Registered when a test file imports this module: a hook of the file's root, run after every test of it.
+after(async () => {
+  const launched = shared;
+  shared = undefined;
+  await (await launched?.catch(() => undefined))?.close();
+});
 
 /** axe-core's source, run in the pages it checks (by the browser's debugging protocol, which their Content Security Policy does not bind). */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Engine } from '../../src/db/database.js';
 import { tokensService } from '../../src/auth/tokens.service.js';
 import { organizationsRepository } from '../../src/tenancy/organizations.repository.js';
-import { axeViolations, launchBrowser, watchPage, type AxeViolation } from './browser.js';
+import { axeViolations, fileBrowser, watchPage, type AxeViolation } from './browser.js';
 import { CONSOLE_PASSWORD } from './console-sign-in.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createdId, ServerProcess, type Reply } from './server-process.js';
@@ -29,7 +29,6 @@ export class ConsoleInBrowser {
   readonly problems: string[] = [];
   readonly questions: string[] = [];
   readonly violations: Record<string, AxeViolation[]> = {};
-  private browser?: Browser;
   private context?: BrowserContext;
 
   constructor(readonly engine: Engine) {}
@@ -58,10 +57,9 @@ export class ConsoleInBrowser {
     return id;
   }
 
-  /** Opens Chromium and signs the administrator in, on the console's first page. */
+  /** Opens a context of the file's Chromium and signs the administrator in, on the console's first page. */
   async signIn(): Promise<void> {
-    this.browser = await launchBrowser();
-    this.context = await this.browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    this.context = await (await fileBrowser()).newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const page = (this.page = await this.context.newPage());
     watchPage(page, this.problems);
     page.on('dialog', (dialog) => {
@@ -98,7 +96,6 @@ export class ConsoleInBrowser {
 
   async stop(): Promise<void> {
     await this.context?.close();
-    await this.browser?.close();
     await this.server?.destroy();
     await this.database?.drop();
   }

@@ -46,7 +46,8 @@ async function healthy(server: ServerProcess): Promise<void> {
   assert.deepEqual(JSON.parse(reply.body), { status: 'ok' });
 }
 
-describe('installation', { timeout: 2 * INSTALL_TIMEOUT_MS }, () => {
+// The two installs share nothing but the read-only checkout and npm's cache: they run side by side.
+describe('installation', { timeout: 2 * INSTALL_TIMEOUT_MS, concurrency: true }, () => {
   const dirs: string[] = [];
   const servers: ServerProcess[] = [];
 
@@ -101,12 +102,18 @@ describe('installation', { timeout: 2 * INSTALL_TIMEOUT_MS }, () => {
     const binaries = (await readdir(argon2)).filter((name) => name.startsWith('argon2-'));
     assert.ok(binaries.length > 0, 'the install has a prebuilt argon2 binary');
     for (const name of binaries) await rename(join(argon2, name), join(dir, name));
-    for (const args of [['--help'], ['serve', '--help'], ['tokens', '--help']]) {
-      const help = await run('npx', ['--offline', 'training-api', ...args], { cwd: dir });
+    // The three at once: each npx is a second of start-up, and none waits for another.
+    const helps = await Promise.all(
+      [['--help'], ['serve', '--help'], ['tokens', '--help']].map(async (args) => ({
+        args,
+        help: await run('npx', ['--offline', 'training-api', ...args], { cwd: dir }),
+      })),
+    );
+    for (const { args, help } of helps) {
       assert.match(help.stdout, /^Usage: training-api/, args.join(' '));
       assert.doesNotMatch(help.stderr, /Error|\n\s+at /, args.join(' '));
     }
-    assert.match((await run('npx', ['--offline', 'training-api', 'serve', '--help'], { cwd: dir })).stdout, /^ {2}--password-min-length <n> /m);
+    assert.match(helps[1]!.help.stdout, /^ {2}--password-min-length <n> /m);
     for (const name of binaries) await rename(join(dir, name), join(argon2, name));
     const server = await ServerProcess.start({}, { command: [bin, 'serve'], cwd: dir });
     servers.push(server);

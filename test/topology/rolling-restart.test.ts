@@ -17,13 +17,22 @@ describe('Rolling restart of two instances behind HAProxy', { skip: topologySkip
   before(async () => {
     postgres = await PrivatePostgres.start();
     const url = await postgres.createDatabase('training');
-    for (let i = 0; i < 2; i += 1) {
+    // Both instances start together, as a deployment's do: one of them creates the organization and writes the token.
+    const ports = [await freePort()];
+    while (ports.length < 2) ports.push(...[await freePort()].filter((port) => !ports.includes(port)));
+    // HAProxy starts meanwhile too: its checks find the instances as they come up.
+    const [proxyStarted, ...started] = await Promise.allSettled([
+      HAProxy.start(ports).then((started) => (proxy = started)),
       // Longer than HAProxy takes to see /readyz fail (two checks, 200 ms apart, each answered within 3 s).
-      const settings = { DATABASE_URL: url, PORT: String(await freePort()), SHUTDOWN_DELAY: '3s', ALLOWED_HOSTS: '*' };
-      servers.push(await ServerProcess.start(settings));
-    }
-    token = await servers[0]!.bootstrapToken();
-    proxy = await HAProxy.start(servers.map((server) => server.port));
+      ...ports.map((port) => ServerProcess.start({ DATABASE_URL: url, PORT: String(port), SHUTDOWN_DELAY: '3s', ALLOWED_HOSTS: '*' })),
+    ]);
+    for (const result of started) if (result.status === 'fulfilled') servers.push(result.value);
+    const failed = [proxyStarted, ...started].find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const tokens = await Promise.allSettled(servers.map((server) => server.bootstrapToken()));
+    const written = tokens.filter((result) => result.status === 'fulfilled');
+    assert.equal(written.length, 1, 'exactly one of the instances starting together bootstraps the database');
+    token = written[0]!.value;
     await proxy.untilUp(1);
     await proxy.untilUp(2);
   });
