@@ -29,3 +29,21 @@ export function unnestedInsert<C extends string>(table: string, columns: readonl
     await db.executeQuery(CompiledQuery.raw(text, [...values, ...parameters]));
   };
 }
+
+/**
+ * `unnestedInsert` whose statement also reads: the insert is a CTE, `with "inserted" as (insert ...
+ * returning ...) <select>`, and `select` (which may name "inserted") is what it answers, one round
+ * trip for both. A named statement as `unnestedInsert`'s; `select` takes no parameters.
+ */
+export function unnestedInsertReading<C extends string, R>(table: string, columns: readonly UnnestedColumn<C>[], returning: string, select: string) {
+  const named = columns.map((column) => (typeof column === 'string' ? { name: column, type: 'text' } : column));
+  const list = named.map(({ name }) => `"${name}"`).join(', ');
+  const arrays = named.map(({ type }, index) => `$${index + 1}::${type}[]`).join(', ');
+  const text = `with "inserted" as (insert into "${table}" (${list}) select * from unnest(${arrays}) returning ${returning}) ${select}`;
+  prepareStatement(text);
+  /** Inserts `rows` (a column absent or undefined is null); the select's rows. */
+  return async (db: Kysely<any>, rows: readonly Partial<Record<C, unknown>>[]): Promise<R[]> => {
+    const values = named.map(({ name }) => rows.map((row) => row[name] ?? null));
+    return (await db.executeQuery<R>(CompiledQuery.raw(text, values))).rows;
+  };
+}

@@ -4,7 +4,7 @@ import { compiledOnce } from '../db/compiled.js';
 import { isPostgres } from '../db/locking.js';
 import type { ShiftedRow } from '../db/dense-order.js';
 import type { Database } from '../db/schema.js';
-import { unnestedInsert } from '../db/unnested-inserts.js';
+import { unnestedInsertReading } from '../db/unnested-inserts.js';
 import { actorOf, beforeCommit, inSavepoint, onRollback, type UnitOfWork } from '../db/unit-of-work.js';
 import { newId } from '../lib/ids.js';
 import { now } from '../lib/time.js';
@@ -161,8 +161,17 @@ function eventRow(event: EventPayload) {
 /** How many event rows one insert statement carries on SQLite. */
 const ROWS_PER_INSERT = 1000;
 
-/** PostgreSQL: a unit's events in one statement whatever their count (an import's batch records two a person). */
-const insertEvents = unnestedInsert('events', EVENT_COLUMNS);
+/**
+ * PostgreSQL: a unit's events in one statement whatever their count (an import's batch records two a
+ * person), and in the same statement the enabled webhooks of their organizations (as
+ * webhooksRepository.enabled reads them), with the organization of each.
+ */
+const insertEventsReadingWebhooks = unnestedInsertReading<(typeof EVENT_COLUMNS)[number], { id: string; event_types: string; org_id: string }>(
+  'events',
+  EVENT_COLUMNS,
+  '"org_id"',
+  'select "id", "event_types", "org_id" from "webhooks" where "org_id" in (select "org_id" from "inserted") and "disabled_date" is null',
+);
 
 /**
  * Writes the events recorded so far in the unit of work `trx` now instead of just before its commit,
@@ -206,7 +215,11 @@ async function writeEvents(trx: UnitOfWork): Promise<void> {
     }
     await insertEvent(trx, ...values);
   } else if (isPostgres(trx)) {
-    await insertEvents(trx, events.map(eventRow));
+    // One round trip for the events' rows and the webhooks that may want them; an organization without any has none.
+    const webhooksOf = new Map(events.map((event) => [event.organizationId, [] as { id: string; event_types: string }[]]));
+    for (const { org_id, ...webhook } of await insertEventsReadingWebhooks(trx, events.map(eventRow))) webhooksOf.get(org_id)?.push(webhook);
+    await queueDeliveries(trx, events, webhooksOf);
+    return;
   } else {
     for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
       await trx
