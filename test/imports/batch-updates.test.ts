@@ -238,4 +238,18 @@ forEachEngine('an import batch updating some of its users', (h) => {
       ],
     );
   });
+
+  it("queues a batch's events for the organization's webhooks subscribed to their types, and for no other", async () => {
+    const webhook = await h.create('webhooks', { url: 'https://hooks.example/import', events: ['user.created'] });
+    const rows = Array.from({ length: 5 }, (_, n) => `w${n}@batch.example,W${n},Hooked${n},staff,${n},Red`);
+    assert.match(await importFile('hooked.csv', rows), /: 5 created, 0 updated, 0 unchanged, 10 userfield values set$/);
+    const deliveries = await h.database.db
+      .selectFrom('webhook_deliveries')
+      .select(['webhook_id', 'event_id'])
+      .where('org_id', '=', h.org.id)
+      .execute();
+    // The batch's five user.created events, none of its userfieldvalues.updated ones.
+    assert.equal(deliveries.length, 5);
+    assert.ok(deliveries.every((delivery) => delivery.webhook_id === webhook));
+  });
 });
