@@ -406,8 +406,7 @@ update "users" set "updated_date" = $1 where "org_id" = $2 and "id" in ($3);
 delete from "userfield_values" where "org_id" = $1 and "userfield_id" = $2 and "user_id" in ($3);
 delete from "userfields" where "org_id" = $1 and "id" = $2;
 select "id", "order_index", "updated_date" from "userfields" where ("org_id" = $1 and "order_index" >= $2 and "category_id" = $3) order by "order_index";
-insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[]);
-select "id", "event_types" from "webhooks" where "org_id" = $1 and "disabled_date" is null;
+with "inserted" as (insert into "events" ("org_id", "id", "type", "created_date", "data", "previous_attributes", "resource_id", "actor_type", "actor_id", "actor_name") select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) returning "org_id") select "id", "event_types", "org_id" from "webhooks" where "org_id" in (select "org_id" from "inserted") and "disabled_date" is null;
 commit;
 
 -- DELETE /api/v5/offerings/{offering} → 400
